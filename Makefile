@@ -1,0 +1,74 @@
+# dtltop - see README.md. `make run` and `make check` install what they need.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN)
+NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+LDLIBS := $(NCURSES_LIBS) -lm
+
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+CORE := src/capture/dtl.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
+	src/capture/sim.c src/capture/debugfs.c src/stats/stats.c src/view/columns.c \
+	src/view/table.c src/opts.c
+TUI := src/tui/tui.c src/tui/panels.c
+SRCS := $(CORE) $(TUI) src/main.c
+HDRS := $(wildcard src/*.h src/*/*.h)
+TESTS := $(wildcard tests/unit/*.c)
+
+all: dtltop
+
+dtltop: $(SRCS) $(HDRS)
+	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
+
+build/dtltop-san: $(SRCS) $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O1 $(SAN) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
+
+build/unit: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) -lm
+
+build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) -lm
+
+build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
+
+deps:
+	@scripts/deps.sh
+
+run: deps dtltop
+	./dtltop --sim
+
+check: deps dtltop build/dtltop-san build/unit build/unit-san
+	build/unit
+	build/unit-san
+	DTLTOP=./dtltop tests/cli.sh
+	DTLTOP=build/dtltop-san tests/cli.sh
+	DTLTOP=./dtltop tests/tui.sh
+	DTLTOP=build/dtltop-san tests/tui.sh
+	tests/man.sh ./dtltop man/dtltop.1
+	@echo "make check: all tests passed"
+
+bench: deps dtltop build/bench
+	build/bench
+	tests/bench-rss.sh ./dtltop
+
+install: dtltop
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
+	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
+
+clean:
+	rm -rf build dtltop
+
+.PHONY: all deps run check bench install clean

@@ -1,0 +1,98 @@
+/*
+ * cpuset.c - parse "0-7,16" lists (sysfs "online", and the -C option).
+ */
+#include "cpuset.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dtl_cpuset__clear(struct dtl_cpuset *set)
+{
+	memset(set, 0, sizeof(*set));
+}
+
+void dtl_cpuset__fill(struct dtl_cpuset *set, unsigned int nr)
+{
+	dtl_cpuset__clear(set);
+	for (unsigned int i = 0; i < nr && i < DTL_MAX_CPUS; i++)
+		dtl_cpuset__set(set, i);
+}
+
+void dtl_cpuset__and(struct dtl_cpuset *set, const struct dtl_cpuset *other)
+{
+	for (size_t i = 0; i < DTL_MAX_CPUS / 64; i++)
+		set->bits[i] &= other->bits[i];
+}
+
+unsigned int dtl_cpuset__count(const struct dtl_cpuset *set)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < DTL_MAX_CPUS / 64; i++)
+		n += (unsigned int)__builtin_popcountll(set->bits[i]);
+	return n;
+}
+
+unsigned int dtl_cpuset__end(const struct dtl_cpuset *set)
+{
+	for (size_t i = DTL_MAX_CPUS / 64; i-- > 0;)
+		if (set->bits[i])
+			return (unsigned int)(i * 64 + 64 - (size_t)__builtin_clzll(set->bits[i]));
+	return 0;
+}
+
+static int parse_num(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	errno = 0;
+	*v = strtoul(*p, &end, 10);
+	if (errno || *v >= DTL_MAX_CPUS)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int dtl_cpuset__parse(struct dtl_cpuset *set, const char *s, char *err, size_t errlen)
+{
+	const char *p = s;
+
+	dtl_cpuset__clear(set);
+	while (*p && *p != '\n') {
+		const char *item = p;
+		unsigned long a, b;
+
+		if (parse_num(&p, &a))
+			goto bad;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_num(&p, &b) || b < a)
+				goto bad;
+		}
+		if (*p && *p != ',' && *p != '\n')
+			goto bad;
+		for (unsigned long c = a; c <= b; c++)
+			dtl_cpuset__set(set, (unsigned int)c);
+		if (*p == ',') {
+			p++;
+			if (!*p || *p == '\n')
+				goto bad;
+		}
+		continue;
+bad:
+		snprintf(err, errlen, "bad CPU list '%s' at '%.*s' (want e.g. 0-7,16; CPUs below %d)",
+			 s, (int)strcspn(item, ",\n"), item, DTL_MAX_CPUS);
+		return -1;
+	}
+	if (p == s) {
+		snprintf(err, errlen, "empty CPU list");
+		return -1;
+	}
+	return 0;
+}

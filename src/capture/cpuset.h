@@ -1,0 +1,47 @@
+/*
+ * cpuset.h - CPU lists in the kernel's "0-7,16" syntax, as a fixed bitmap.
+ */
+#ifndef DTL_CPUSET_H
+#define DTL_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DTL_MAX_CPUS 8192
+
+struct dtl_cpuset {
+	uint64_t bits[DTL_MAX_CPUS / 64];
+};
+
+/* Returns 0, or -1 with a message naming the bad part in err. */
+int dtl_cpuset__parse(struct dtl_cpuset *set, const char *s, char *err, size_t errlen);
+void dtl_cpuset__clear(struct dtl_cpuset *set);
+void dtl_cpuset__fill(struct dtl_cpuset *set, unsigned int nr);
+void dtl_cpuset__and(struct dtl_cpuset *set, const struct dtl_cpuset *other);
+unsigned int dtl_cpuset__count(const struct dtl_cpuset *set);
+/* One past the highest CPU in the set, 0 if empty. */
+unsigned int dtl_cpuset__end(const struct dtl_cpuset *set);
+
+static inline bool dtl_cpuset__has(const struct dtl_cpuset *set, unsigned int cpu)
+{
+	return cpu < DTL_MAX_CPUS && (set->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline void dtl_cpuset__set(struct dtl_cpuset *set, unsigned int cpu)
+{
+	if (cpu < DTL_MAX_CPUS)
+		set->bits[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static inline void dtl_cpuset__unset(struct dtl_cpuset *set, unsigned int cpu)
+{
+	if (cpu < DTL_MAX_CPUS)
+		set->bits[cpu / 64] &= ~(1ull << (cpu % 64));
+}
+
+#define dtl_cpuset__for_each(cpu, set) \
+	for ((cpu) = 0; (cpu) < DTL_MAX_CPUS; (cpu)++) \
+		if (dtl_cpuset__has((set), (cpu)))
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * debugfs.c - the pre-6.18 DTL interface, <debugfs>/powerpc/dtl/cpu-N.
+ *
+ * The kernel applies dtl_event_mask when a cpu-N file is opened, so a new
+ * mask means: write the mask, then close and reopen every file. Reads never
+ * block and return whole 48-byte entries, or 0 when nothing is new; the
+ * kernel skips lapped entries without telling us, so we poll often.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dtl.h"
+#include "source.h"
+#include "sys.h"
+
+struct dbg {
+	char root[4096];
+	bool have_filter;
+	struct dtl_cpuset filter;
+	int *fd;			/* per CPU, -1 when closed */
+	unsigned int nr;		/* entries in fd[] */
+	unsigned int next_cpu;
+	uint8_t buf[DTL_RING_ENTRIES * DTL_ENTRY_SIZE];
+};
+
+static void busy_hint(const char *root, char *err, size_t errlen, const char *path)
+{
+	char vds[16] = "";
+	const char *vstate;
+
+	if (dtl_sys__read(root, "proc/powerpc/vcpudispatch_stats", vds, sizeof(vds)) < 0)
+		vstate = "not visible";
+	else
+		vstate = strncmp(vds, "off", 3) == 0 ? "off" : "enabled";
+	snprintf(err, errlen, "%s: busy: another DTL user holds it (candidates: "
+		 "/proc/powerpc/vcpudispatch_stats [%s], a perf session on vpa_dtl [%s], "
+		 "another reader of this file)", path, vstate,
+		 dtl_sys__exists(root, DTL_PMU_DIR) ? "PMU present" : "no PMU");
+}
+
+static int write_mask(struct dbg *d, unsigned int mask, char *err, size_t errlen)
+{
+	char path[4096], text[16];
+	int fd, n;
+
+	if (dtl_sys__path(path, sizeof(path), d->root, DTL_DEBUGFS_DIR "/dtl_event_mask")) {
+		snprintf(err, errlen, "--root path too long");
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == EACCES || errno == EPERM ? " (debugfs needs root)" : "");
+		return -1;
+	}
+	n = snprintf(text, sizeof(text), "0x%x\n", mask);
+	if (write(fd, text, (size_t)n) != n) {
+		snprintf(err, errlen, "%s: write: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int open_cpu(struct dbg *d, unsigned int cpu, char *err, size_t errlen)
+{
+	char rel[64], path[4096];
+
+	snprintf(rel, sizeof(rel), DTL_DEBUGFS_DIR "/cpu-%u", cpu);
+	dtl_sys__path(path, sizeof(path), d->root, rel);
+	d->fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (d->fd[cpu] >= 0)
+		return 0;
+	if (errno == EBUSY)
+		busy_hint(d->root, err, errlen, path);
+	else if (errno == EMFILE || errno == ENFILE)
+		snprintf(err, errlen, "%s: too many open files (raise the limit: ulimit -n)", path);
+	else
+		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
+			 errno == EACCES || errno == EPERM ? " (debugfs needs root)" : "");
+	return -1;
+}
+
+static void close_all(struct dbg *d)
+{
+	for (unsigned int i = 0; i < d->nr; i++) {
+		if (d->fd[i] >= 0)
+			close(d->fd[i]);
+		d->fd[i] = -1;
+	}
+}
+
+static int open_all(struct dtl_source *src, char *err, size_t errlen)
+{
+	struct dbg *d = src->priv;
+	unsigned int cpu;
+
+	dtl_cpuset__for_each(cpu, &src->cpus) {
+		if (open_cpu(d, cpu, err, errlen)) {
+			close_all(d);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The CPUs we should capture: online, within -C, and with a cpu-N file slot. */
+static int wanted(struct dbg *d, struct dtl_cpuset *set, char *err, size_t errlen)
+{
+	unsigned int cpu;
+
+	if (dtl_sys__online(d->root, set, err, errlen))
+		return -1;
+	if (d->have_filter)
+		dtl_cpuset__and(set, &d->filter);
+	dtl_cpuset__for_each(cpu, set)
+		if (cpu >= d->nr)
+			dtl_cpuset__unset(set, cpu);
+	return 0;
+}
+
+static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
+		    char *err, size_t errlen)
+{
+	const char *root = o->root ? o->root : "/";
+	struct dbg *d = calloc(1, sizeof(*d));
+	struct dtl_cpuset online;
+	const char *note;
+	char dir[4096];
+
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(d->root, sizeof(d->root), "%s", root);
+	d->have_filter = o->have_cpus;
+	d->filter = o->cpus;
+	src->priv = d;
+	if (!dtl_sys__exists(root, DTL_DEBUGFS_DIR)) {
+		dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
+		snprintf(err, errlen, "%s: no such directory (mount debugfs, and the kernel needs "
+			 "CONFIG_DTL on a shared-processor LPAR)", dir);
+		goto fail;
+	}
+	/* debugfs has a cpu-N file per possible CPU; size for hotplug adds. */
+	if (dtl_sys__possible(root, &online) && dtl_sys__online(root, &online, err, errlen))
+		goto fail;
+	d->nr = dtl_cpuset__end(&online);
+	d->fd = malloc(sizeof(*d->fd) * (d->nr ? d->nr : 1));
+	if (!d->fd) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (unsigned int i = 0; i < d->nr; i++)
+		d->fd[i] = -1;
+	if (wanted(d, &src->cpus, err, errlen))
+		goto fail;
+	if (!dtl_cpuset__count(&src->cpus)) {
+		snprintf(err, errlen, "no online CPU is selected (-C)");
+		goto fail;
+	}
+	src->nr_cpus = d->nr;
+	src->tb_freq = dtl_sys__timebase(root, &note);
+	if (write_mask(d, src->mask, err, errlen) || open_all(src, err, errlen))
+		goto fail;
+	dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
+	snprintf(src->detail, sizeof(src->detail), "%.180s%s%.70s", dir, note ? "; " : "",
+		 note ? note : "");
+	return 0;
+fail:
+	free(d->fd);
+	free(d);
+	src->priv = NULL;
+	return -1;
+}
+
+static void dbg_close(struct dtl_source *src)
+{
+	struct dbg *d = src->priv;
+
+	close_all(d);
+	free(d->fd);
+	free(d);
+}
+
+static int dbg_poll(struct dtl_source *src, int timeout_ms)
+{
+	/* dtl.c has no poll method: wait, then look. */
+	(void)src;
+	if (timeout_ms > 0) {
+		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	return 1;
+}
+
+static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	struct dbg *d = src->priv;
+
+	for (; d->next_cpu < d->nr; d->next_cpu++) {
+		int fd = d->fd[d->next_cpu];
+		ssize_t n;
+
+		if (fd < 0)
+			continue;
+		n = read(fd, d->buf, sizeof(d->buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			continue;
+		c->cpu = d->next_cpu;
+		c->data = d->buf;
+		c->n = (size_t)n / DTL_ENTRY_SIZE;
+		c->lost = 0;
+		/* The kernel returns whole entries; a stray tail is not one. */
+		c->bad = (size_t)n % DTL_ENTRY_SIZE ? 1 : 0;
+		/* Stay on this CPU: a full read may have more behind it. */
+		return 1;
+	}
+	d->next_cpu = 0;
+	return 0;
+}
+
+/* Follow CPU hotplug once per interval: a DLPAR remove is not an error. */
+static void dbg_tick(struct dtl_source *src, uint64_t interval_ns)
+{
+	struct dbg *d = src->priv;
+	struct dtl_cpuset now;
+	char err[512];
+	unsigned int cpu;
+
+	(void)interval_ns;
+	if (wanted(d, &now, err, sizeof(err)))
+		return;
+	for (cpu = 0; cpu < d->nr; cpu++) {
+		bool want = dtl_cpuset__has(&now, cpu), have = d->fd[cpu] >= 0;
+
+		if (have && !want) {
+			close(d->fd[cpu]);
+			d->fd[cpu] = -1;
+			dtl_cpuset__unset(&src->cpus, cpu);
+		} else if (!have && want && open_cpu(d, cpu, err, sizeof(err)) == 0) {
+			dtl_cpuset__set(&src->cpus, cpu);
+		}
+	}
+}
+
+static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	struct dbg *d = src->priv;
+
+	if (write_mask(d, mask, err, errlen))
+		return -1;
+	close_all(d);
+	if (open_all(src, err, errlen)) {
+		/* Leave the old mask in force rather than capturing nothing. */
+		char ignored[256];
+
+		write_mask(d, src->mask, ignored, sizeof(ignored));
+		open_all(src, ignored, sizeof(ignored));
+		return -1;
+	}
+	return 0;
+}
+
+const struct dtl_source_ops dtl_debugfs_ops = {
+	.name = "debugfs",
+	.open = dbg_open,
+	.close = dbg_close,
+	.poll = dbg_poll,
+	.read = dbg_read,
+	.tick = dbg_tick,
+	.set_mask = dbg_set_mask,
+};

@@ -1,0 +1,419 @@
+/*
+ * sim.c - a simulated shared-processor pool that writes DTL entries.
+ *
+ * Each vCPU runs its own timeline (busy bursts cut into time slices, H_CEDE
+ * when idle, the odd fault or confer) from its own seeded generator, so what
+ * a vCPU logs depends only on the seed, the parameters and the mask, never on
+ * how fast we are asked. Contention comes from the demand on the pool: ours
+ * (vcpus * load) plus other partitions', against the pool's processors; use
+ * beyond the entitlement is served last and waits longer.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dtl.h"
+#include "source.h"
+
+#define SIM_TB0 (1ull << 40)	/* an arbitrary timebase at simulated boot */
+
+struct simcpu {
+	uint64_t rng;
+	uint64_t t;		/* timebase of the pending dispatch */
+	uint64_t busy_left;	/* ticks of work left in the current burst */
+	uint64_t window_end;	/* end of the drain window being generated */
+	struct dtl_rec pending;
+};
+
+struct sim {
+	struct dtl_sim_params p;
+	uint64_t horizon;	/* simulated up to here (ticks since SIM_TB0) */
+	unsigned int next_cpu;	/* read() resumes its sweep here */
+	double p_preempt;	/* chance a time slice ends in a preempt */
+	double wait_ticks;	/* mean queue wait when preempted */
+	uint64_t slice, poll, busy;
+	double idle_ticks, fault_per_tick;
+	struct simcpu *v;
+	uint8_t ring[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
+	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
+};
+
+static const struct {
+	const char *key;
+	size_t off;
+	double min, max;
+	bool integer;
+} keys[] = {
+	{ "vcpus", offsetof(struct dtl_sim_params, vcpus), 1, DTL_MAX_CPUS, true },
+	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false },
+	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true },
+	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false },
+	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false },
+	{ "busy", offsetof(struct dtl_sim_params, busy_ms), 0.01, 10000, false },
+	{ "slice", offsetof(struct dtl_sim_params, slice_ms), 0.1, 1000, false },
+	{ "faults", offsetof(struct dtl_sim_params, faults), 0, 100000, false },
+	{ "poll", offsetof(struct dtl_sim_params, poll_ms), 0.1, 10000, false },
+	{ "smt", offsetof(struct dtl_sim_params, smt), 1, 8, true },
+};
+
+int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
+{
+	bool have_ent = false, have_pool = false, have_other = false;
+
+	memset(p, 0, sizeof(*p));
+	p->vcpus = 16;
+	p->load = 0.5;
+	p->busy_ms = 5;
+	p->slice_ms = 10;
+	p->faults = 1;
+	p->poll_ms = 10;
+	p->smt = 8;
+	while (s && *s) {
+		size_t n = strcspn(s, ","), kl = strcspn(s, "=,");
+		const char *val = s + kl + 1;
+		char buf[64];
+		size_t i;
+
+		if (kl == 5 && strncmp(s, "clock", 5) == 0 && s[kl] == '=') {
+			if (n - kl - 1 == 7 && strncmp(val, "virtual", 7) == 0)
+				p->virtual_clock = true;
+			else if (n - kl - 1 == 4 && strncmp(val, "wall", 4) == 0)
+				p->virtual_clock = false;
+			else
+				goto bad;
+			goto next;
+		}
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strlen(keys[i].key) == kl && strncmp(s, keys[i].key, kl) == 0)
+				break;
+		if (i == sizeof(keys) / sizeof(keys[0]) || s[kl] != '=' || n - kl - 1 >= sizeof(buf))
+			goto bad;
+		memcpy(buf, val, n - kl - 1);
+		buf[n - kl - 1] = '\0';
+		{
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(buf, &end);
+			if (errno || end == buf || *end || !(v >= keys[i].min && v <= keys[i].max) ||
+			    (keys[i].integer && v != floor(v))) {
+				snprintf(err, errlen, "bad --sim value '%.*s' (%s must be %s%g..%g)",
+					 (int)n, s, keys[i].key, keys[i].integer ? "an integer " : "",
+					 keys[i].min, keys[i].max);
+				return -1;
+			}
+			if (keys[i].integer)
+				*(unsigned int *)(void *)((char *)p + keys[i].off) = (unsigned int)v;
+			else
+				*(double *)(void *)((char *)p + keys[i].off) = v;
+		}
+		have_ent |= i == 1;
+		have_pool |= i == 2;
+		have_other |= i == 4;
+next:
+		s += n;
+		if (*s == ',')
+			s++;
+		continue;
+bad:
+		snprintf(err, errlen, "bad --sim parameter '%.*s' (keys: vcpus ent pool load other "
+			 "busy slice faults poll smt clock=wall|virtual)", (int)n, s);
+		return -1;
+	}
+	if (!have_ent)
+		p->ent = p->vcpus / 4.0 < 0.05 ? 0.05 : p->vcpus / 4.0;
+	if (!have_pool)
+		p->pool = (unsigned int)ceil(p->ent * 2);
+	if (!have_other)
+		p->other = p->pool * 0.4;
+	if (p->ent > p->vcpus) {
+		snprintf(err, errlen, "bad --sim: ent=%g exceeds vcpus=%u", p->ent, p->vcpus);
+		return -1;
+	}
+	return 0;
+}
+
+/* splitmix64: tiny, fast, and good enough for a workload model. */
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double rnd01(uint64_t *s)
+{
+	return (double)(rnd(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static uint64_t rnd_exp(uint64_t *s, double mean)
+{
+	double v = -mean * log(1.0 - rnd01(s));
+
+	return v > 4e9 ? 4000000000ull : (uint64_t)v;
+}
+
+static uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static uint16_t pick_proc(struct sim *s, struct simcpu *v, unsigned int cpu)
+{
+	unsigned int threads = s->p.pool * s->p.smt;
+	unsigned int home = (cpu / s->p.smt) % s->p.pool * s->p.smt + cpu % s->p.smt;
+
+	if (rnd01(&v->rng) < 0.9 - 0.5 * s->p_preempt)
+		return (uint16_t)home;
+	return (uint16_t)(rnd(&v->rng) % threads);
+}
+
+/* Run the vCPU from its pending dispatch to the next one and log that. */
+static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
+{
+	struct dtl_rec *r = &v->pending;
+	uint64_t tb_us = s->slice / (uint64_t)(s->p.slice_ms * 1000);
+	uint64_t t = v->t, e2d, r2e = 0, w2r = 0;
+	uint8_t pre, disp;
+
+	if (!tb_us)
+		tb_us = 1;
+	for (;;) {
+		uint64_t seg;
+
+		if (!v->busy_left)
+			v->busy_left = rnd_exp(&v->rng, (double)s->busy) + 1;
+		seg = v->busy_left < s->slice ? v->busy_left : s->slice;
+		if (rnd01(&v->rng) < s->fault_per_tick * (double)seg) {
+			seg = (uint64_t)(rnd01(&v->rng) * (double)seg) + 1;
+			t += seg;
+			v->busy_left -= seg < v->busy_left ? seg : v->busy_left;
+			pre = 6;
+			disp = 8;
+			w2r = rnd_exp(&v->rng, 50.0 * (double)tb_us);
+			r2e = rnd_exp(&v->rng, 1.0 * (double)tb_us);
+			e2d = rnd_exp(&v->rng, 3.0 * (double)tb_us);
+			break;
+		}
+		if (v->busy_left > s->slice) {
+			t += s->slice;
+			v->busy_left -= s->slice;
+			if (rnd01(&v->rng) < s->p_preempt) {
+				pre = 4;
+				disp = 7;
+				e2d = rnd_exp(&v->rng, s->wait_ticks) + 1;
+				break;
+			}
+			if (rnd01(&v->rng) < 0.001) {
+				pre = 1;
+				disp = 1;
+				e2d = rnd_exp(&v->rng, 20.0 * (double)tb_us);
+				break;
+			}
+			continue;
+		}
+		t += v->busy_left;
+		v->busy_left = 0;
+		if (rnd01(&v->rng) < 0.02) {
+			pre = 3;
+			disp = 6;
+			w2r = rnd_exp(&v->rng, 10.0 * (double)tb_us);
+		} else {
+			double u = rnd01(&v->rng);
+
+			pre = 2;
+			disp = u < 0.30 ? 0 : u < 0.60 ? 3 : u < 0.95 ? 10 : 2;
+			w2r = rnd_exp(&v->rng, s->idle_ticks);
+		}
+		r2e = rnd_exp(&v->rng, 1.0 * (double)tb_us);
+		e2d = rnd_exp(&v->rng, 3.0 * (double)tb_us);
+		if (rnd01(&v->rng) < s->p_preempt)
+			e2d += rnd_exp(&v->rng, s->wait_ticks / 2);
+		break;
+	}
+	r->dispatch_reason = disp;
+	r->preempt_reason = pre;
+	r->enqueue_to_dispatch = clamp32(e2d);
+	r->ready_to_enqueue = clamp32(r2e);
+	r->waiting_to_ready = clamp32(w2r);
+	v->t = t + w2r + r2e + e2d;
+	r->timebase = SIM_TB0 + v->t;
+	r->processor_id = pick_proc(s, v, cpu);
+	r->fault_addr = pre == 6 ? (rnd(&v->rng) & 0x00000fffffff0000ull) : 0;
+	r->srr0 = 0xc000000000100000ull + (rnd(&v->rng) & 0xfffc);
+	r->srr1 = 0x8000000000001033ull;
+}
+
+static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
+		    char *err, size_t errlen)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	double own, demand, overent;
+	unsigned int cpu;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (dtl_sim__parse(o->sim_params, &s->p, err, errlen))
+		goto fail;
+	s->v = calloc(s->p.vcpus, sizeof(*s->v));
+	if (!s->v) {
+		snprintf(err, errlen, "out of memory for %u simulated vCPUs", s->p.vcpus);
+		goto fail;
+	}
+	src->tb_freq = DTL_DEFAULT_TB_FREQ;
+	src->nr_cpus = s->p.vcpus;
+	dtl_cpuset__fill(&src->cpus, s->p.vcpus);
+	if (o->have_cpus) {
+		dtl_cpuset__and(&src->cpus, &o->cpus);
+		if (!dtl_cpuset__count(&src->cpus)) {
+			snprintf(err, errlen, "-C selects no CPU of the simulated %u", s->p.vcpus);
+			goto fail;
+		}
+	}
+
+	s->slice = (uint64_t)(s->p.slice_ms * 1e-3 * (double)src->tb_freq);
+	s->poll = (uint64_t)(s->p.poll_ms * 1e-3 * (double)src->tb_freq);
+	s->busy = (uint64_t)(s->p.busy_ms * 1e-3 * (double)src->tb_freq);
+	s->idle_ticks = (double)s->busy * (1 - s->p.load) / s->p.load;
+	s->fault_per_tick = s->p.faults / (double)src->tb_freq;
+	own = s->p.vcpus * s->p.load;
+	demand = own + s->p.other;
+	overent = own > s->p.ent ? 1 - s->p.ent / own : 0;
+	s->p_preempt = demand > s->p.pool ? 1 - s->p.pool / demand : 0;
+	s->p_preempt += (1 - s->p_preempt) * overent * 0.3;
+	if (s->p_preempt > 0.9)
+		s->p_preempt = 0.9;
+	s->wait_ticks = (double)s->slice * (0.05 + s->p_preempt / (1 - s->p_preempt));
+
+	dtl_cpuset__for_each(cpu, &src->cpus) {
+		struct simcpu *v = &s->v[cpu];
+
+		v->rng = o->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
+		v->t = rnd(&v->rng) % (s->busy + s->slice);
+		sim_next(s, v, cpu);
+	}
+	snprintf(src->detail, sizeof(src->detail),
+		 "vcpus=%u ent=%.2f pool=%u load=%.2f other=%.2f seed=%llu%s",
+		 s->p.vcpus, s->p.ent, s->p.pool, s->p.load, s->p.other,
+		 (unsigned long long)o->seed, s->p.virtual_clock ? " clock=virtual" : "");
+	src->priv = s;
+	return 0;
+fail:
+	free(s->v);
+	free(s);
+	return -1;
+}
+
+static void sim_close(struct dtl_source *src)
+{
+	struct sim *s = src->priv;
+
+	free(s->v);
+	free(s);
+}
+
+static int sim_poll(struct dtl_source *src, int timeout_ms)
+{
+	struct sim *s = src->priv;
+
+	if (!s->p.virtual_clock && timeout_ms > 0) {
+		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* Generate one drain window of one vCPU; the ring keeps what PHYP's would. */
+static size_t sim_window(struct sim *s, struct simcpu *v, unsigned int cpu,
+			 unsigned int mask, uint64_t *lost)
+{
+	uint64_t end = v->window_end + s->poll;
+	size_t n = 0, keep, first;
+
+	end -= end % s->poll;
+	if (end > s->horizon)
+		end = s->horizon;
+	while (v->t < end) {
+		if (mask & dtl_preempt__mask_bit(v->pending.preempt_reason))
+			dtl_rec__encode(&v->pending, s->ring[n++ % DTL_RING_ENTRIES]);
+		sim_next(s, v, cpu);
+	}
+	v->window_end = end;
+	/* A reader that finds the ring lapped keeps the newest 84, as dtl.c does. */
+	keep = n >= DTL_RING_ENTRIES ? DTL_RING_ENTRIES - 1 : n;
+	*lost = n - keep;
+	first = n - keep;
+	for (size_t i = 0; i < keep; i++)
+		memcpy(s->out[i], s->ring[(first + i) % DTL_RING_ENTRIES], DTL_ENTRY_SIZE);
+	return keep;
+}
+
+static int sim_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	struct sim *s = src->priv;
+
+	while (s->next_cpu < s->p.vcpus) {
+		unsigned int cpu = s->next_cpu;
+		struct simcpu *v = &s->v[cpu];
+
+		if (!dtl_cpuset__has(&src->cpus, cpu) || v->window_end >= s->horizon) {
+			s->next_cpu++;
+			continue;
+		}
+		c->cpu = cpu;
+		c->n = sim_window(s, v, cpu, src->mask, &c->lost);
+		c->data = s->out[0];
+		c->bad = 0;
+		if (c->n || c->lost)
+			return 1;
+	}
+	return 0;
+}
+
+static void sim_tick(struct dtl_source *src, uint64_t interval_ns)
+{
+	struct sim *s = src->priv;
+
+	s->horizon += (uint64_t)((double)interval_ns * 1e-9 * (double)src->tb_freq);
+	s->next_cpu = 0;
+}
+
+static int sim_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	(void)src, (void)mask, (void)err, (void)errlen;
+	return 0;
+}
+
+static bool sim_clock(const struct dtl_source *src, uint64_t *ns)
+{
+	const struct sim *s = src->priv;
+
+	if (!s->p.virtual_clock)
+		return false;
+	*ns = DTL_SIM_EPOCH_S * 1000000000ull +
+	      (uint64_t)((double)s->horizon * 1e9 / (double)src->tb_freq);
+	return true;
+}
+
+const struct dtl_source_ops dtl_sim_ops = {
+	.name = "sim",
+	.open = sim_open,
+	.close = sim_close,
+	.poll = sim_poll,
+	.read = sim_read,
+	.tick = sim_tick,
+	.set_mask = sim_set_mask,
+	.clock = sim_clock,
+};

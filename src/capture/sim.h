@@ -1,0 +1,30 @@
+/*
+ * sim.h - the simulated shared-processor pool's parameters (--sim=...).
+ */
+#ifndef DTL_SIM_H
+#define DTL_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct dtl_sim_params {
+	unsigned int vcpus;	/* virtual processors of our partition */
+	double ent;		/* entitlement, processor units */
+	unsigned int pool;	/* physical processors in the shared pool */
+	double load;		/* fraction of time each vCPU wants to run */
+	double other;		/* processor units other partitions want */
+	double busy_ms;		/* mean busy burst */
+	double slice_ms;	/* hypervisor time slice */
+	double faults;		/* page faults per busy second per vCPU */
+	double poll_ms;		/* how often the OS drains the 85-entry ring */
+	unsigned int smt;	/* hardware threads per physical core */
+	bool virtual_clock;	/* clock=virtual: no sleeping, simulated stamps */
+};
+
+/* Fills defaults, then applies "key=value,..." (NULL or "" for defaults). */
+int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
+
+/* 2025-01-01T00:00:00Z: where clock=virtual starts. */
+#define DTL_SIM_EPOCH_S 1735689600ull
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * source.c - pick a backend (--source=auto) and forward calls to it.
+ */
+#include "source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtl.h"
+#include "sys.h"
+
+static const struct dtl_source_ops *pick(const struct dtl_source_opts *o,
+					 char *err, size_t errlen)
+{
+	const char *root = o->root ? o->root : "/";
+	char pmu[4096], dbg[4096];
+
+	switch (o->kind) {
+	case DTL_SOURCE_SIM:
+		return &dtl_sim_ops;
+	case DTL_SOURCE_DEBUGFS:
+		return &dtl_debugfs_ops;
+	case DTL_SOURCE_PERF:
+		snprintf(err, errlen, "the perf (vpa_dtl PMU) source is not in this version of "
+			 "dtltop; use --source=debugfs or --sim");
+		return NULL;
+	case DTL_SOURCE_AUTO:
+		break;
+	}
+	if (dtl_sys__exists(root, DTL_DEBUGFS_DIR))
+		return &dtl_debugfs_ops;
+	dtl_sys__path(pmu, sizeof(pmu), root, DTL_PMU_DIR);
+	dtl_sys__path(dbg, sizeof(dbg), root, DTL_DEBUGFS_DIR);
+	if (dtl_sys__exists(root, DTL_PMU_DIR))
+		snprintf(err, errlen, "%s exists but this version of dtltop has no perf source, "
+			 "and %s is missing; run with --sim to use the simulator", pmu, dbg);
+	else
+		snprintf(err, errlen, "no DTL source: neither %s (Linux 6.18+ on a shared-processor "
+			 "LPAR) nor %s (debugfs, CONFIG_DTL) exists; run with --sim to use the "
+			 "simulator", pmu, dbg);
+	return NULL;
+}
+
+struct dtl_source *dtl_source__open(const struct dtl_source_opts *o, char *err, size_t errlen)
+{
+	const struct dtl_source_ops *ops = pick(o, err, errlen);
+	struct dtl_source *src;
+
+	if (!ops)
+		return NULL;
+	src = calloc(1, sizeof(*src));
+	if (!src) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	src->ops = ops;
+	src->mask = o->mask ? o->mask : DTL_MASK_ALL;
+	src->tb_freq = DTL_DEFAULT_TB_FREQ;
+	if (ops->open(src, o, err, errlen)) {
+		free(src);
+		return NULL;
+	}
+	return src;
+}
+
+void dtl_source__close(struct dtl_source *src)
+{
+	if (!src)
+		return;
+	src->ops->close(src);
+	free(src);
+}
+
+int dtl_source__poll(struct dtl_source *src, int timeout_ms)
+{
+	return src->ops->poll(src, timeout_ms);
+}
+
+int dtl_source__read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	return src->ops->read(src, c);
+}
+
+void dtl_source__tick(struct dtl_source *src, uint64_t interval_ns)
+{
+	src->ops->tick(src, interval_ns);
+}
+
+int dtl_source__set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	if (!(mask & DTL_MASK_ALL) || (mask & ~DTL_MASK_ALL)) {
+		snprintf(err, errlen, "bad event mask 0x%x (want a non-zero subset of 0x7)", mask);
+		return -1;
+	}
+	if (mask == src->mask)
+		return 0;
+	if (src->ops->set_mask(src, mask, err, errlen))
+		return -1;
+	src->mask = mask;
+	return 0;
+}
+
+unsigned int dtl_source__mask(const struct dtl_source *src)
+{
+	return src->mask;
+}
+
+const char *dtl_source__name(const struct dtl_source *src)
+{
+	return src->ops->name;
+}
+
+const char *dtl_source__detail(const struct dtl_source *src)
+{
+	return src->detail;
+}
+
+uint64_t dtl_source__tb_freq(const struct dtl_source *src)
+{
+	return src->tb_freq;
+}
+
+unsigned int dtl_source__nr_cpus(const struct dtl_source *src)
+{
+	return src->nr_cpus;
+}
+
+const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src)
+{
+	return &src->cpus;
+}
+
+bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns)
+{
+	return src->ops->clock && src->ops->clock(src, ns);
+}

@@ -1,0 +1,101 @@
+/*
+ * source.h - where DTL entries come from: one interface, several backends.
+ *
+ * A source hands out chunks of raw big-endian entries per CPU, exactly as the
+ * hypervisor wrote them, so every backend feeds the same decoder and a
+ * recorder can store them untouched.
+ */
+#ifndef DTL_SOURCE_H
+#define DTL_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+
+struct dtl_source;
+
+enum dtl_source_kind {
+	DTL_SOURCE_AUTO,
+	DTL_SOURCE_SIM,
+	DTL_SOURCE_DEBUGFS,
+	DTL_SOURCE_PERF,
+};
+
+struct dtl_source_opts {
+	enum dtl_source_kind kind;
+	const char *root;		/* stands in for "/" */
+	unsigned int mask;		/* DTL_MASK_* */
+	bool have_cpus;
+	struct dtl_cpuset cpus;		/* -C filter, if have_cpus */
+	const char *sim_params;		/* "vcpus=64,ent=8,..." */
+	uint64_t seed;
+};
+
+struct dtl_chunk {
+	unsigned int cpu;
+	const uint8_t *data;		/* n * DTL_ENTRY_SIZE bytes */
+	size_t n;
+	uint64_t lost;			/* entries known lost before these */
+	uint64_t bad;			/* malformed input (e.g. a partial entry) */
+};
+
+/* NULL on failure, with a one-line reason in err. */
+struct dtl_source *dtl_source__open(const struct dtl_source_opts *o, char *err, size_t errlen);
+void dtl_source__close(struct dtl_source *src);
+
+/* Waits up to timeout_ms for data; 1 maybe data, 0 nothing, -1 error. */
+int dtl_source__poll(struct dtl_source *src, int timeout_ms);
+/* Next chunk; 1 got one, 0 drained for now. The chunk lives until the next call. */
+int dtl_source__read(struct dtl_source *src, struct dtl_chunk *c);
+/*
+ * An interval of interval_ns has ended. The simulator generates exactly that
+ * much simulated time, so its output never depends on wall-clock jitter; real
+ * sources pick up CPU hotplug here.
+ */
+void dtl_source__tick(struct dtl_source *src, uint64_t interval_ns);
+/* Apply a new event mask; -1 with err, keeping the old mask, on failure. */
+int dtl_source__set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
+
+unsigned int dtl_source__mask(const struct dtl_source *src);
+const char *dtl_source__name(const struct dtl_source *src);
+const char *dtl_source__detail(const struct dtl_source *src);
+uint64_t dtl_source__tb_freq(const struct dtl_source *src);
+/* Highest CPU number + 1 the source may ever report. */
+unsigned int dtl_source__nr_cpus(const struct dtl_source *src);
+/* CPUs being captured now. */
+const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src);
+/* True when the source has its own clock; *ns is its time since the epoch. */
+bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns);
+
+/* For the backends. */
+struct dtl_source_ops {
+	const char *name;
+	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
+		    char *err, size_t errlen);
+	void (*close)(struct dtl_source *src);
+	int (*poll)(struct dtl_source *src, int timeout_ms);
+	int (*read)(struct dtl_source *src, struct dtl_chunk *c);
+	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
+	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
+	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
+};
+
+struct dtl_source {
+	const struct dtl_source_ops *ops;
+	void *priv;
+	unsigned int mask;
+	uint64_t tb_freq;
+	unsigned int nr_cpus;
+	struct dtl_cpuset cpus;
+	char detail[256];
+};
+
+extern const struct dtl_source_ops dtl_sim_ops;
+extern const struct dtl_source_ops dtl_debugfs_ops;
+
+#define DTL_PMU_DIR "sys/bus/event_source/devices/vpa_dtl"
+#define DTL_DEBUGFS_DIR "sys/kernel/debug/powerpc/dtl"
+
+#endif

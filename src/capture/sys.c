@@ -1,0 +1,183 @@
+/*
+ * sys.c - read the few /proc and /sys facts dtltop needs, relative to --root.
+ */
+#include "sys.h"
+#include "dtl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int dtl_sys__path(char *buf, size_t len, const char *root, const char *rel)
+{
+	size_t rl = strlen(root);
+	int n;
+
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (rl == 1 && root[0] == '/')
+		rl = 0;
+	n = snprintf(buf, len, "%.*s/%s", (int)rl, root, rel);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+bool dtl_sys__exists(const char *root, const char *rel)
+{
+	char path[4096];
+	struct stat st;
+
+	return dtl_sys__path(path, sizeof(path), root, rel) == 0 && stat(path, &st) == 0;
+}
+
+long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[4096];
+	size_t off = 0;
+	int fd;
+
+	if (dtl_sys__path(path, sizeof(path), root, rel)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (off + 1 < len) {
+		ssize_t n = read(fd, buf + off, len - 1 - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	return (long)off;
+}
+
+uint64_t dtl_sys__parse_timebase(const char *text)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q;
+		char *end;
+		unsigned long long v;
+
+		if (strncmp(p, "timebase", 8) != 0)
+			continue;
+		q = p + 8;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q++ != ':')
+			continue;
+		errno = 0;
+		v = strtoull(q, &end, 10);
+		if (errno || end == q || (*end && *end != '\n' && *end != ' '))
+			return 0;
+		return v;
+	}
+	return 0;
+}
+
+uint64_t dtl_sys__timebase(const char *root, const char **note)
+{
+	static char buf[1 << 16];
+	uint64_t tb;
+
+	*note = NULL;
+	if (dtl_sys__read(root, "proc/cpuinfo", buf, sizeof(buf)) < 0) {
+		*note = "no proc/cpuinfo; timebase assumed 512000000 Hz";
+		return DTL_DEFAULT_TB_FREQ;
+	}
+	tb = dtl_sys__parse_timebase(buf);
+	if (!tb) {
+		*note = "no usable timebase line in proc/cpuinfo; assumed 512000000 Hz";
+		return DTL_DEFAULT_TB_FREQ;
+	}
+	return tb;
+}
+
+static bool key_u64(const char *line, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key);
+	char *end;
+
+	if (strncmp(line, key, kl) != 0 || line[kl] != '=')
+		return false;
+	errno = 0;
+	*v = strtoull(line + kl + 1, &end, 10);
+	return !errno && end != line + kl + 1 && (*end == '\n' || *end == '\0');
+}
+
+void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->present = true;
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		uint64_t v;
+
+		if (key_u64(p, "partition_entitled_capacity", &v)) {
+			cfg->entitlement = (double)v / 100.0;
+			cfg->have_ent = true;
+		} else if (key_u64(p, "shared_processor_mode", &v)) {
+			cfg->shared = v != 0;
+		} else if (key_u64(p, "capped", &v)) {
+			cfg->capped = v != 0;
+		} else if (key_u64(p, "partition_active_processors", &v) && v < 1u << 20) {
+			cfg->active_vps = (unsigned int)v;
+			cfg->have_vps = true;
+		} else if (key_u64(p, "pool_capacity", &v)) {
+			cfg->pool_capacity = (double)v / 100.0;
+			cfg->have_pool = true;
+		} else if (key_u64(p, "dispatches", &v)) {
+			cfg->dispatches = v;
+			cfg->have_dispatches = true;
+		}
+	}
+}
+
+void dtl_sys__lparcfg(const char *root, struct dtl_lparcfg *cfg)
+{
+	static char buf[1 << 16];
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (dtl_sys__read(root, "proc/powerpc/lparcfg", buf, sizeof(buf)) < 0)
+		return;
+	dtl_sys__parse_lparcfg(buf, cfg);
+}
+
+int dtl_sys__online(const char *root, struct dtl_cpuset *set, char *err, size_t errlen)
+{
+	static const char rel[] = "sys/devices/system/cpu/online";
+	char buf[8192], sub[512];
+
+	if (dtl_sys__read(root, rel, buf, sizeof(buf)) < 0) {
+		char path[4096];
+
+		dtl_sys__path(path, sizeof(path), root, rel);
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (dtl_cpuset__parse(set, buf, sub, sizeof(sub))) {
+		char path[4096];
+
+		dtl_sys__path(path, sizeof(path), root, rel);
+		snprintf(err, errlen, "%s: %s", path, sub);
+		return -1;
+	}
+	return 0;
+}
+
+int dtl_sys__possible(const char *root, struct dtl_cpuset *set)
+{
+	char buf[8192], err[256];
+
+	if (dtl_sys__read(root, "sys/devices/system/cpu/possible", buf, sizeof(buf)) < 0)
+		return -1;
+	return dtl_cpuset__parse(set, buf, err, sizeof(err));
+}

@@ -1,0 +1,32 @@
+/*
+ * opts.h - dtltop's settings, parsed from the command line in one place.
+ */
+#ifndef DTL_OPTS_H
+#define DTL_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "capture/source.h"
+
+enum dtl_format { DTL_FORMAT_TEXT, DTL_FORMAT_CSV };
+
+struct dtl_opts {
+	struct dtl_source_opts src;
+	bool batch;
+	long iterations;	/* 0 = forever */
+	double interval_s;
+	enum dtl_format format;
+	const char *output;
+	bool list_fields;
+	bool help, version;
+	bool no_color;
+	int sort_col;		/* index into dtl_cols() */
+	bool sort_reverse;
+};
+
+/* 0 ok, -1 with a one-line message in err (exit status 2). */
+int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen);
+void dtl_opts__usage(FILE *f);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * stats.h - per-vCPU DTL figures, pure: entries in, numbers out.
+ *
+ * Entries are folded into the current interval only; dtl_stats__end_interval()
+ * turns the interval into rows and adds it to the since-start totals, so the
+ * per-entry cost is one pass over a few counters and one histogram bucket.
+ */
+#ifndef DTL_STATS_H
+#define DTL_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../capture/dtl.h"
+
+struct dtl_stats;
+
+enum dtl_span {
+	DTL_SPAN_INTERVAL,	/* the last completed interval */
+	DTL_SPAN_TOTAL,		/* since start or the last reset */
+};
+
+#define DTL_ROW_ALL (-1)
+
+struct dtl_row {
+	int cpu;			/* DTL_ROW_ALL for the partition */
+	double interval_s;
+	uint64_t dispatches;
+	double dispatch_per_s;
+	double preempt_ratio;		/* involuntary preempts / dispatches */
+	double steal_us;		/* enqueue_to_dispatch + ready_to_enqueue */
+	double steal_pct;		/* of the interval (per vCPU for "all") */
+	double idle_us;			/* waiting_to_ready */
+	double lat_p50_us, lat_p99_us, lat_max_us;
+	uint64_t migrations;
+	uint64_t faults;
+	uint64_t lost;
+	uint64_t bad;
+	uint64_t preempt[DTL_N_PREEMPT + 1];	/* last slot: "other" */
+	uint64_t dispatch[DTL_N_DISPATCH + 1];
+};
+
+struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq);
+void dtl_stats__delete(struct dtl_stats *s);
+
+unsigned int dtl_stats__nr_cpus(const struct dtl_stats *s);
+void dtl_stats__set_online(struct dtl_stats *s, unsigned int cpu, bool online);
+bool dtl_stats__online(const struct dtl_stats *s, unsigned int cpu);
+unsigned int dtl_stats__nr_online(const struct dtl_stats *s);
+
+/* Fold n raw big-endian entries of one CPU. Out-of-range CPUs are ignored. */
+void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
+			    const uint8_t *entries, size_t n);
+void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r);
+void dtl_stats__add_lost(struct dtl_stats *s, unsigned int cpu, uint64_t n);
+void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n);
+
+void dtl_stats__end_interval(struct dtl_stats *s, double interval_s);
+void dtl_stats__reset_totals(struct dtl_stats *s);
+uint64_t dtl_stats__intervals(const struct dtl_stats *s);
+
+/* Fills *row; returns -1 if cpu is out of range or offline. */
+int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
+		   struct dtl_row *row);
+
+/* Latency histogram: exposed so tests can state expectations in its terms. */
+#define DTL_HIST_BUCKETS 240
+unsigned int dtl_hist__bucket(uint32_t ticks);
+uint64_t dtl_hist__value(unsigned int bucket);	/* bucket midpoint, in ticks */
+
+#endif

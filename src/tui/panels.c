@@ -1,0 +1,209 @@
+/*
+ * panels.c - header, table, status line and help, each drawn from the model.
+ *
+ * Only the rows that fit are formatted, so a frame costs the same for 16 and
+ * for 1920 vCPUs.
+ */
+#include "panels.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../capture/dtl.h"
+#include "../version.h"
+#include "../view/columns.h"
+
+int dtl_panels__visible(const struct dtl_tui *t, int *idx)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	bool keep[DTL_TUI_MAX_COLS] = { false };
+	int width = 0, count = 0;
+
+	(void)t;
+	for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
+		if (c[i].head[0]) {
+			keep[i] = true;
+			width += c[i].width + 1;
+		}
+	/* Drop the least important (highest prio, rightmost) until it fits. */
+	while (width > COLS) {
+		int worst = -1;
+
+		for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
+			if (keep[i] && c[i].prio > 0 && (worst < 0 || c[i].prio >= c[worst].prio))
+				worst = (int)i;
+		if (worst < 0)
+			break;
+		keep[worst] = false;
+		width -= c[worst].width + 1;
+	}
+	for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
+		if (keep[i])
+			idx[count++] = (int)i;
+	return count;
+}
+
+static void line(int y, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void line(int y, int attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (y >= LINES)
+		return;
+	attron(attr);
+	mvaddnstr(y, 0, buf, COLS);
+	attroff(attr);
+}
+
+int dtl_panels__header(struct dtl_tui *t, const struct dtl_model *m, int y)
+{
+	const struct dtl_row *a = &m->table->all;
+	const struct dtl_lparcfg *l = m->lparcfg;
+	char mask[32];
+
+	dtl_mask__format(m->mask, mask, sizeof(mask));
+	line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0),
+	     "dtltop %s  %s %s  mask %s (0x%x)  every %.2fs  %u vCPUs%s%s", DTLTOP_VERSION,
+	     m->source, m->detail, mask, m->mask, m->interval_s, m->nr_vcpus,
+	     m->since_start ? "  [since start]" : "", m->paused ? "  [PAUSED]" : "");
+	line(y++, 0, "all %.1f disp/s  invol %.1f%%  steal %.2f%%  idle %.0fus  "
+	     "lat p50 %.2fus p99 %.2fus max %.2fus  migr %llu  faults %llu  lost %llu  bad %llu",
+	     a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us,
+	     a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
+	     (unsigned long long)a->faults, (unsigned long long)a->lost,
+	     (unsigned long long)a->bad);
+	if (l && l->present) {
+		char disp[64] = "";
+
+		if (m->lpar_dispatches >= 0)
+			snprintf(disp, sizeof(disp), "  lparcfg dispatches +%lld (DTL %llu)",
+				 m->lpar_dispatches, (unsigned long long)a->dispatches);
+		line(y++, 0, "LPAR ent %.2f  %s %s  VPs %u  pool %.2f%s", l->entitlement,
+		     l->shared ? "shared" : "dedicated", l->capped ? "capped" : "uncapped",
+		     l->active_vps, l->pool_capacity, disp);
+	}
+	return y;
+}
+
+int dtl_panels__table(struct dtl_tui *t, const struct dtl_model *m, int y)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	int vis[DTL_TUI_MAX_COLS], nv = dtl_panels__visible(t, vis);
+	const struct dtl_table *tb = m->table;
+	char buf[1024], cell[64];
+	size_t off = 0;
+	int rows;
+
+	for (int i = 0; i < nv; i++) {
+		const struct dtl_col *k = &c[vis[i]];
+		char head[16];
+
+		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "", k->head);
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
+		if (off >= sizeof(buf))
+			break;
+	}
+	move(y, 0);
+	attron(t->color ? COLOR_PAIR(DTL_PAIR_HEAD) : A_REVERSE);
+	hline(' ', COLS);
+	mvaddnstr(y, 0, buf, COLS);
+	attroff(t->color ? COLOR_PAIR(DTL_PAIR_HEAD) : A_REVERSE);
+	y++;
+
+	rows = LINES - 1 - y;
+	if (rows < 0)
+		rows = 0;
+	t->rows_shown = rows;
+	if (t->top > (int)tb->n - rows)
+		t->top = (int)tb->n - rows;
+	if (t->top < 0)
+		t->top = 0;
+	for (int r = 0; r < rows && t->top + r < (int)tb->n; r++) {
+		const struct dtl_row *row = &tb->rows[t->top + r];
+		bool hot = row->steal_pct >= 10 || row->lost;
+
+		off = 0;
+		for (int i = 0; i < nv && off < sizeof(buf); i++) {
+			dtl_col__text(&c[vis[i]], row, cell, sizeof(cell));
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s ", cell);
+		}
+		if (hot)
+			attron(t->color ? COLOR_PAIR(DTL_PAIR_HOT) | A_BOLD : A_BOLD);
+		mvaddnstr(y + r, 0, buf, COLS);
+		if (hot)
+			attroff(t->color ? COLOR_PAIR(DTL_PAIR_HOT) | A_BOLD : A_BOLD);
+	}
+	return y + rows;
+}
+
+void dtl_panels__status(struct dtl_tui *t, const struct dtl_model *m)
+{
+	int y = LINES - 1;
+	int total = (int)m->table->n;
+
+	if (y < 0)
+		return;
+	if (t->prompting)
+		line(y, A_BOLD, "Interval in seconds (Enter sets, Esc cancels): %s", t->prompt);
+	else if (t->message[0])
+		line(y, A_BOLD, "%s", t->message);
+	else if (m->status && m->status[0])
+		line(y, A_BOLD, "%s", m->status);
+	else
+		line(y, 0, "rows %d-%d of %d  h help  q quit  c/p/f/a mask  e export  </> sort  "
+		     "R reverse  d delay  space pause  r reset", total ? t->top + 1 : 0,
+		     t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total);
+}
+
+static const char *const keys_help[] = {
+	"Keys",
+	"  q, F10        quit (nothing is saved implicitly)",
+	"  h, ?, F1      this help; arrows and PgUp/PgDn scroll it, any other key closes",
+	"  c / p / f     toggle the cede / preempt / fault bit of the DTL event mask",
+	"  a             select all events (mask 0x7)",
+	"  e, E          export the table shown to dtltop-YYYYMMDD-HHMMSS.csv here",
+	"  < / >         move the sort column left / right (marked with *)",
+	"  R             reverse the sort order",
+	"  d, s          set the interval in seconds (fractions allowed)",
+	"  space, Z      pause the display (capture goes on)",
+	"  i             show the last interval or totals since start",
+	"  r             reset the totals since start",
+	"  Up/Down j/k   scroll one row; PgUp/PgDn a page; Home/End (g/G) top/bottom",
+	"  ^L            redraw the screen",
+	"",
+	"Columns (the CSV has these and one per preempt and dispatch reason)",
+};
+
+void dtl_panels__help(struct dtl_tui *t)
+{
+	size_t n, nk = sizeof(keys_help) / sizeof(keys_help[0]);
+	const struct dtl_col *c = dtl_cols(&n);
+	int y = 0, lineno = 0;
+
+	for (size_t i = 0; i < nk + n; i++) {
+		char buf[256];
+
+		if (i < nk)
+			snprintf(buf, sizeof(buf), "%s", keys_help[i]);
+		else if (c[i - nk].head[0])
+			snprintf(buf, sizeof(buf), "  %-8s %-14s %s [%s]", c[i - nk].head,
+				 c[i - nk].name, c[i - nk].legend,
+				 c[i - nk].unit[0] ? c[i - nk].unit : "-");
+		else
+			continue;
+		if (lineno++ < t->help_top)
+			continue;
+		if (y >= LINES - 1)
+			break;
+		line(y++, i == 0 || i == nk - 1 ? A_BOLD : 0, "%s", buf);
+	}
+	line(LINES - 1, A_REVERSE, "dtltop %s help: any key returns, arrows scroll", DTLTOP_VERSION);
+}

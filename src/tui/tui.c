@@ -1,0 +1,192 @@
+/*
+ * tui.c - terminal set-up, keys and view state (scroll, sort, help, prompt).
+ *
+ * Keys that only change the view are handled here; keys that change what is
+ * captured become actions for main, so the TUI never touches the source.
+ */
+#include "tui.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../capture/dtl.h"
+#include "../view/columns.h"
+#include "panels.h"
+
+struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
+{
+	struct dtl_tui *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->screen = newterm(NULL, out, in);
+	if (!t->screen) {
+		free(t);
+		return NULL;
+	}
+	set_term(t->screen);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	t->sort_col = sort_col;
+	return t;
+}
+
+struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse)
+{
+	struct dtl_tui *t = dtl_tui__new_on(stdout, stdin, sort_col);
+
+	if (!t)
+		return NULL;
+	t->sort_reverse = sort_reverse;
+	if (color && has_colors() && start_color() == OK) {
+		use_default_colors();
+		/* Blue and yellow only: safe for red/green colour blindness. */
+		init_pair(DTL_PAIR_HEAD, COLOR_BLACK, COLOR_CYAN);
+		init_pair(DTL_PAIR_HOT, COLOR_YELLOW, -1);
+		init_pair(DTL_PAIR_TITLE, COLOR_BLUE, -1);
+		t->color = true;
+	}
+	return t;
+}
+
+void dtl_tui__delete(struct dtl_tui *t)
+{
+	if (!t)
+		return;
+	endwin();
+	delscreen(t->screen);
+	free(t);
+}
+
+void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse)
+{
+	*col = t->sort_col;
+	*reverse = t->sort_reverse;
+}
+
+static void move_sort(struct dtl_tui *t, int dir)
+{
+	int vis[DTL_TUI_MAX_COLS], n = dtl_panels__visible(t, vis), at = 0;
+
+	for (int i = 0; i < n; i++)
+		if (vis[i] == t->sort_col)
+			at = i;
+	at += dir;
+	if (at < 0)
+		at = 0;
+	if (at >= n)
+		at = n - 1;
+	t->sort_col = vis[at];
+}
+
+static struct dtl_act prompt_key(struct dtl_tui *t, int ch)
+{
+	struct dtl_act a = { DTL_ACT_REDRAW, 0, 0 };
+	size_t len = strlen(t->prompt);
+
+	if (ch == 27) {
+		t->prompting = false;
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		char *end;
+		double v = strtod(t->prompt, &end);
+
+		t->prompting = false;
+		if (end == t->prompt || *end || !(v >= 0.01 && v <= 86400)) {
+			snprintf(t->message, sizeof(t->message),
+				 "bad interval '%s' (want seconds, 0.01 to 86400)", t->prompt);
+		} else {
+			a.what = DTL_ACT_INTERVAL;
+			a.interval_s = v;
+		}
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len) {
+		t->prompt[len - 1] = '\0';
+	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(t->prompt)) {
+		t->prompt[len] = (char)ch;
+		t->prompt[len + 1] = '\0';
+	}
+	return a;
+}
+
+static struct dtl_act help_key(struct dtl_tui *t, int ch)
+{
+	struct dtl_act a = { DTL_ACT_REDRAW, 0, 0 };
+	int page = LINES > 2 ? LINES - 2 : 1;
+
+	switch (ch) {
+	case KEY_UP: t->help_top--; break;
+	case KEY_DOWN: t->help_top++; break;
+	case KEY_PPAGE: t->help_top -= page; break;
+	case KEY_NPAGE: case ' ': t->help_top += page; break;
+	case KEY_HOME: t->help_top = 0; break;
+	case KEY_RESIZE: break;
+	default: t->help = false; break;
+	}
+	if (t->help_top < 0)
+		t->help_top = 0;
+	return a;
+}
+
+struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
+{
+	struct dtl_act a = { DTL_ACT_NONE, 0, 0 };
+	int page = t->rows_shown > 1 ? t->rows_shown : 1;
+	int ch;
+
+	timeout(timeout_ms);
+	ch = getch();
+	if (ch == ERR)
+		return a;
+	if (t->prompting)
+		return prompt_key(t, ch);
+	if (t->help)
+		return help_key(t, ch);
+	a.what = DTL_ACT_REDRAW;
+	t->message[0] = '\0';
+	switch (ch) {
+	case 'q': case KEY_F(10): a.what = DTL_ACT_QUIT; break;
+	case 'h': case '?': case KEY_F(1): t->help = true; t->help_top = 0; break;
+	case 'c': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_CEDE; break;
+	case 'p': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_PREEMPT; break;
+	case 'f': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_FAULT; break;
+	case 'a': a.what = DTL_ACT_MASK_ALL; break;
+	case 'e': case 'E': a.what = DTL_ACT_EXPORT; break;
+	case 'r': a.what = DTL_ACT_RESET; break;
+	case ' ': case 'Z': a.what = DTL_ACT_PAUSE; break;
+	case 'i': a.what = DTL_ACT_SPAN; break;
+	case 'd': case 's':
+		t->prompting = true;
+		t->prompt[0] = '\0';
+		break;
+	case '<': move_sort(t, -1); break;
+	case '>': move_sort(t, 1); break;
+	case 'R': t->sort_reverse = !t->sort_reverse; break;
+	case KEY_UP: case 'k': t->top--; break;
+	case KEY_DOWN: case 'j': t->top++; break;
+	case KEY_PPAGE: t->top -= page; break;
+	case KEY_NPAGE: t->top += page; break;
+	case KEY_HOME: case 'g': t->top = 0; break;
+	case KEY_END: case 'G': t->top = 1 << 30; break;
+	case 12: clearok(curscr, TRUE); break;	/* ^L */
+	case KEY_RESIZE: break;
+	default: a.what = DTL_ACT_NONE; break;
+	}
+	return a;
+}
+
+void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m)
+{
+	erase();
+	if (t->help) {
+		dtl_panels__help(t);
+	} else {
+		int y = dtl_panels__header(t, m, 0);
+
+		y = dtl_panels__table(t, m, y);
+		dtl_panels__status(t, m);
+	}
+	refresh();
+}

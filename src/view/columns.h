@@ -1,0 +1,52 @@
+/*
+ * columns.h - the one table of output columns: CSV schema, batch text, TUI,
+ * help legend, --list-fields and the man-page check all read it.
+ */
+#ifndef DTL_COLUMNS_H
+#define DTL_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../stats/stats.h"
+
+enum dtl_col_kind {
+	DTL_COL_TIMESTAMP,	/* supplied by the caller, not the row */
+	DTL_COL_INTERVAL,
+	DTL_COL_CPU,
+	DTL_COL_U64,		/* a uint64_t field of struct dtl_row */
+	DTL_COL_DOUBLE,		/* a double field of struct dtl_row */
+	DTL_COL_PREEMPT,	/* sum of preempt[] over codes */
+	DTL_COL_DISPATCH,	/* sum of dispatch[] over codes */
+};
+
+struct dtl_col {
+	char name[48];		/* CSV name */
+	char head[12];		/* text and TUI heading; "" = CSV only */
+	const char *unit;
+	char legend[112];
+	enum dtl_col_kind kind;
+	size_t off;
+	uint32_t codes;		/* reason codes; bit N is "other" */
+	int prec;		/* decimals in CSV and text */
+	int width;		/* text and TUI width */
+	int prio;		/* TUI: lower survives narrower terminals */
+	double scale;		/* TUI and text show value * scale */
+};
+
+const struct dtl_col *dtl_cols(size_t *n);
+/* Index of a column by CSV name, or -1. */
+int dtl_cols__find(const char *name);
+
+double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r);
+/* The CSV form of one cell; timestamp is only used by DTL_COL_TIMESTAMP. */
+void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *timestamp,
+		  char *buf, size_t len);
+/* The text/TUI form, right-aligned to c->width. */
+void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len);
+
+/* "2025-01-01T00:00:01.000Z" */
+void dtl_timestamp(uint64_t ns_since_epoch, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * table.h - the model every view draws: one interval's rows, sorted.
+ */
+#ifndef DTL_TABLE_H
+#define DTL_TABLE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "../stats/stats.h"
+
+struct dtl_table {
+	struct dtl_row *rows;
+	size_t n, cap;
+	struct dtl_row all;
+	uint64_t ts_ns;		/* end of the interval, since the epoch */
+};
+
+int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
+		    uint64_t ts_ns);
+/* CPU sorts ascending, figures descending; reverse flips either. */
+void dtl_table__sort(struct dtl_table *t, int col, bool reverse);
+void dtl_table__free(struct dtl_table *t);
+
+void dtl_csv__header(FILE *f);
+void dtl_csv__rows(FILE *f, const struct dtl_table *t);
+/* Plain text, no escape codes: a title line, the totals, a heading, the rows. */
+void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title);
+
+/*
+ * Write t as CSV to dir/dtltop-YYYYMMDD-HHMMSS.csv (a -N suffix if taken):
+ * created new under a temporary name, never following a symlink, then linked
+ * into place so no half-written file ever has the final name.
+ */
+int dtl_snapshot__write(const char *dir, const struct dtl_table *t, time_t now,
+			char *path, size_t pathlen, char *err, size_t errlen);
+
+#endif

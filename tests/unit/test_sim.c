@@ -1,0 +1,222 @@
+/* The simulator: parameters, determinism, the event mask, ring overflow. */
+#include "t.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "capture/dtl.h"
+#include "capture/sim.h"
+#include "capture/source.h"
+
+static struct dtl_source *sim(const char *params, uint64_t seed, unsigned int mask)
+{
+	struct dtl_source_opts o = { 0 };
+	char err[512];
+	struct dtl_source *s;
+
+	o.kind = DTL_SOURCE_SIM;
+	o.sim_params = params;
+	o.seed = seed;
+	o.mask = mask;
+	s = dtl_source__open(&o, err, sizeof(err));
+	if (!s)
+		T_FAIL("sim open: %s", err);
+	return s;
+}
+
+/* Collect every entry of `ticks` intervals of `ns` into a malloc'd buffer. */
+static uint8_t *collect(struct dtl_source *s, int ticks, uint64_t ns, size_t *n, uint64_t *lost)
+{
+	size_t cap = 1 << 16;
+	uint8_t *buf = malloc(cap * 48);
+	struct dtl_chunk c;
+
+	*n = 0;
+	*lost = 0;
+	for (int i = 0; i < ticks; i++) {
+		dtl_source__tick(s, ns);
+		while (dtl_source__read(s, &c) > 0) {
+			CHECK(c.n < DTL_RING_ENTRIES);
+			while (*n + c.n + 1 > cap)
+				buf = realloc(buf, (cap *= 2) * 48);
+			/* prefix each chunk's entries with its cpu in a spare slot */
+			memset(buf + *n * 48, 0xff, 48);
+			buf[*n * 48] = (uint8_t)c.cpu;
+			memcpy(buf + (*n + 1) * 48, c.data, c.n * 48);
+			*n += c.n + 1;
+			*lost += c.lost;
+		}
+	}
+	return buf;
+}
+
+TEST(sim_params_parse_with_defaults)
+{
+	struct dtl_sim_params p;
+	char err[256];
+
+	CHECK_EQ(dtl_sim__parse("", &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.vcpus, 16);
+	CHECK_NEAR(p.ent, 4, 1e-12);
+	CHECK_EQ(p.pool, 8);
+	CHECK(!p.virtual_clock);
+	CHECK_EQ(dtl_sim__parse("vcpus=64,ent=8,pool=16,load=0.7,clock=virtual", &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.vcpus, 64);
+	CHECK_NEAR(p.ent, 8, 1e-12);
+	CHECK_EQ(p.pool, 16);
+	CHECK_NEAR(p.load, 0.7, 1e-12);
+	CHECK(p.virtual_clock);
+	CHECK_EQ(dtl_sim__parse("vcpus=1920", &p, err, sizeof(err)), 0);
+}
+
+TEST(sim_params_reject_bad_values_naming_them)
+{
+	static const char *const bad[] = { "vcpus=0", "vcpus=1.5", "vcpus=x", "load=2", "bogus=1",
+					   "vcpus", "clock=fast", "ent=9,vcpus=4", "pool=-1",
+					   "load=nan", "vcpus=99999" };
+	struct dtl_sim_params p;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (dtl_sim__parse(bad[i], &p, err, sizeof(err)) == 0)
+			T_FAIL("--sim=%s accepted", bad[i]);
+		CHECK(strstr(err, "--sim") != NULL);
+	}
+	dtl_sim__parse("vcpus=4,load=7", &p, err, sizeof(err));
+	CHECK_CONTAINS(err, "load=7");
+}
+
+TEST(sim_same_seed_same_entries_other_seed_different)
+{
+	struct dtl_source *a = sim("vcpus=8", 42, 7), *b = sim("vcpus=8", 42, 7),
+			  *c = sim("vcpus=8", 43, 7);
+	size_t na, nb, nc;
+	uint64_t la, lb, lc;
+	uint8_t *ea = collect(a, 3, 500000000, &na, &la), *eb = collect(b, 3, 500000000, &nb, &lb),
+		*ec = collect(c, 3, 500000000, &nc, &lc);
+
+	CHECK(na > 100);
+	CHECK_EQ(na, nb);
+	CHECK(na == nb && memcmp(ea, eb, na * 48) == 0);
+	CHECK(na != nc || memcmp(ea, ec, na * 48) != 0);
+	free(ea), free(eb), free(ec);
+	dtl_source__close(a), dtl_source__close(b), dtl_source__close(c);
+}
+
+/* The entries of one CPU, in order, without the chunk markers. */
+static size_t cpu_stream(const uint8_t *buf, size_t n, unsigned int cpu, uint8_t *out)
+{
+	size_t k = 0;
+	bool mine = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *e = buf + i * 48;
+
+		if (e[1] == 0xff && e[2] == 0xff) {
+			mine = e[0] == cpu;
+			continue;
+		}
+		if (mine)
+			memcpy(out + 48 * k++, e, 48);
+	}
+	return k;
+}
+
+TEST(sim_output_does_not_depend_on_how_time_is_chunked)
+{
+	struct dtl_source *a = sim("vcpus=4", 7, 7), *b = sim("vcpus=4", 7, 7);
+	size_t na, nb, total = 0;
+	uint64_t la, lb;
+	uint8_t *ea = collect(a, 1, 2000000000, &na, &la), *eb = collect(b, 4, 500000000, &nb, &lb);
+	uint8_t *sa = malloc(na * 48 + 48), *sb = malloc(nb * 48 + 48);
+
+	for (unsigned int cpu = 0; cpu < 4; cpu++) {
+		size_t ka = cpu_stream(ea, na, cpu, sa), kb = cpu_stream(eb, nb, cpu, sb);
+
+		CHECK(ka > 20);
+		CHECK_EQ(ka, kb);
+		CHECK(ka == kb && memcmp(sa, sb, ka * 48) == 0);
+		total += ka;
+	}
+	CHECK(total > 100);
+	CHECK_EQ(la, lb);
+	free(ea), free(eb), free(sa), free(sb);
+	dtl_source__close(a), dtl_source__close(b);
+}
+
+static void count_kinds(const uint8_t *e, size_t n, size_t counts[8])
+{
+	struct dtl_rec r;
+
+	memset(counts, 0, 8 * sizeof(counts[0]));
+	for (size_t i = 0; i < n; i++) {
+		if (e[i * 48 + 1] == 0xff && e[i * 48 + 2] == 0xff)
+			continue;
+		dtl_rec__decode(&r, e + i * 48);
+		counts[dtl_preempt__mask_bit(r.preempt_reason)]++;
+	}
+}
+
+TEST(sim_logs_only_what_the_event_mask_selects)
+{
+	struct dtl_source *all = sim("vcpus=16,load=0.9,other=20,faults=50", 3, 7),
+			  *cede = sim("vcpus=16,load=0.9,other=20,faults=50", 3, DTL_MASK_CEDE),
+			  *pf = sim("vcpus=16,load=0.9,other=20,faults=50", 3,
+				    DTL_MASK_PREEMPT | DTL_MASK_FAULT);
+	size_t na, nc, np, ka[8], kc[8], kp[8];
+	uint64_t l;
+	uint8_t *ea = collect(all, 2, 500000000, &na, &l), *ec = collect(cede, 2, 500000000, &nc, &l),
+		*ep = collect(pf, 2, 500000000, &np, &l);
+
+	count_kinds(ea, na, ka);
+	count_kinds(ec, nc, kc);
+	count_kinds(ep, np, kp);
+	CHECK(ka[DTL_MASK_CEDE] > 0 && ka[DTL_MASK_PREEMPT] > 0 && ka[DTL_MASK_FAULT] > 0);
+	CHECK_EQ(kc[DTL_MASK_CEDE], ka[DTL_MASK_CEDE]);
+	CHECK_EQ(kc[DTL_MASK_PREEMPT] + kc[DTL_MASK_FAULT], 0);
+	CHECK_EQ(kp[DTL_MASK_CEDE], 0);
+	CHECK_EQ(kp[DTL_MASK_PREEMPT], ka[DTL_MASK_PREEMPT]);
+	CHECK_EQ(kp[DTL_MASK_FAULT], ka[DTL_MASK_FAULT]);
+	free(ea), free(ec), free(ep);
+	dtl_source__close(all), dtl_source__close(cede), dtl_source__close(pf);
+}
+
+TEST(sim_counts_entries_lost_when_the_ring_laps)
+{
+	/* ~20k dispatches/s per vCPU against a 100 ms drain: the ring laps. */
+	struct dtl_source *s = sim("vcpus=2,busy=0.02,load=0.5,poll=100,pool=8,other=0", 1, 7);
+	size_t n;
+	uint64_t lost;
+	uint8_t *e = collect(s, 1, 1000000000, &n, &lost);
+
+	CHECK(lost > 1000);
+	CHECK(n > 0);
+	free(e);
+	dtl_source__close(s);
+}
+
+TEST(sim_cpu_filter_limits_the_cpus)
+{
+	struct dtl_source_opts o = { 0 };
+	char err[512];
+	struct dtl_source *s;
+	struct dtl_chunk c;
+
+	o.kind = DTL_SOURCE_SIM;
+	o.sim_params = "vcpus=8";
+	o.have_cpus = true;
+	dtl_cpuset__parse(&o.cpus, "2,5,100", err, sizeof(err));
+	s = dtl_source__open(&o, err, sizeof(err));
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	CHECK_EQ(dtl_cpuset__count(dtl_source__cpus(s)), 2);
+	dtl_source__tick(s, 100000000);
+	while (dtl_source__read(s, &c) > 0)
+		CHECK(c.cpu == 2 || c.cpu == 5);
+	dtl_source__close(s);
+	dtl_cpuset__parse(&o.cpus, "9-10", err, sizeof(err));
+	CHECK(dtl_source__open(&o, err, sizeof(err)) == NULL);
+	CHECK_CONTAINS(err, "-C");
+}
