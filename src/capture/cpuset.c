@@ -86,8 +86,8 @@ int dtl_cpuset__parse(struct dtl_cpuset *set, const char *s, char *err, size_t e
 		}
 		continue;
 bad:
-		snprintf(err, errlen, "bad CPU list '%s' at '%.*s' (want e.g. 0-7,16; CPUs below %d)",
-			 s, (int)strcspn(item, ",\n"), item, DTL_MAX_CPUS);
+		snprintf(err, errlen, "bad CPU list '%.*s' at '%.*s' (want e.g. 0-7,16; CPUs below %d)",
+			 (int)strcspn(s, "\n"), s, (int)strcspn(item, ",\n"), item, DTL_MAX_CPUS);
 		return -1;
 	}
 	if (p == s) {

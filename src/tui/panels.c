@@ -70,12 +70,12 @@ int dtl_panels__header(struct dtl_tui *t, const struct dtl_model *m, int y)
 
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0),
-	     "dtltop %s  %s %s  mask %s (0x%x)  every %.2fs  %u vCPUs%s%s", DTLTOP_VERSION,
-	     m->source, m->detail, mask, m->mask, m->interval_s, m->nr_vcpus,
-	     m->since_start ? "  [since start]" : "", m->paused ? "  [PAUSED]" : "");
-	line(y++, 0, "all %.1f disp/s  invol %.1f%%  steal %.2f%%  idle %.0fus  "
-	     "lat p50 %.2fus p99 %.2fus max %.2fus  migr %llu  faults %llu  lost %llu  bad %llu",
-	     a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us,
+	     "dtltop %s%s%s  mask %s (0x%x)  every %.2fs  %u vCPUs  %s %s", DTLTOP_VERSION,
+	     m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
+	     mask, m->mask, m->interval_s, m->nr_vcpus, m->source, m->detail);
+	line(y++, 0, "all %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  lat p50/p99/max "
+	     "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu  bad %llu",
+	     a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us / 1000,
 	     a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
 	     (unsigned long long)a->faults, (unsigned long long)a->lost,
 	     (unsigned long long)a->bad);

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install what dtltop needs to build and test, on Debian or Ubuntu, if missing:
+#   build: gcc make pkg-config libncurses-dev
+#   tests: tmux (drives the TUI), mandoc (man page lint)
+# Runs apt-get as root, or through sudo; does nothing when all are present.
+set -e
+need=""
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in gcc make pkg-config libncurses-dev tmux mandoc; do
+	have_pkg "$p" || need="$need $p"
+done
+[ -z "$need" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps.sh: missing:$need (no apt-get here; install them by hand)" >&2
+	exit 1
+fi
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+echo "deps.sh: installing:$need" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Command-line behaviour: batch output, determinism, the debugfs source on a
+# fake root, and one-line errors with exit status 2 for bad input.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+SIM="--sim=vcpus=8,clock=virtual"
+
+# --- deterministic simulator, batch text and CSV
+"$DTLTOP" $SIM --seed 5 -b -n 3 --format=csv >"$tmp/a.csv" || fail "csv run"
+"$DTLTOP" $SIM --seed 5 -b -n 3 --format=csv >"$tmp/b.csv" || fail "csv run 2"
+cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || fail "same command, different CSV"
+"$DTLTOP" $SIM --seed 6 -b -n 3 --format=csv >"$tmp/c.csv"
+cmp -s "$tmp/a.csv" "$tmp/c.csv" && fail "another seed gave the same CSV" || ok
+[ "$(grep -c '^timestamp,' "$tmp/a.csv")" -eq 1 ] && ok || fail "CSV header not exactly once"
+[ "$(wc -l <"$tmp/a.csv")" -eq $((1 + 3 * 9)) ] && ok || fail "CSV rows: $(wc -l <"$tmp/a.csv"), want 28"
+[ "$(grep -c ',all,' "$tmp/a.csv")" -eq 3 ] && ok || fail "one all row per interval"
+head -1 "$tmp/a.csv" | grep -q '^timestamp,interval_s,cpu,dispatches,dispatch_per_s,preempt_ratio,steal_us,steal_pct,idle_us,lat_p50_us,lat_p99_us,lat_max_us,migrations,faults,lost,preempt_' \
+	&& ok || fail "CSV header: $(head -1 "$tmp/a.csv" | cut -c1-200)"
+grep -q '^2025-01-01T00:00:03.000Z,1.000,7,' "$tmp/a.csv" && ok || fail "virtual clock stamps"
+# columns per row equal the header's
+awk -F, 'NR==1{n=NF} NF!=n{bad=1} END{exit bad}' "$tmp/a.csv" && ok || fail "ragged CSV"
+# the all row's dispatches are the sum of the vCPU rows'
+awk -F, 'NR>1 && $3!="all"{s[$1]+=$4} $3=="all"{if (s[$1]!=$4) bad=1} END{exit bad}' "$tmp/a.csv" \
+	&& ok || fail "all row is not the sum"
+
+# -d fractions: rates scale with the interval
+"$DTLTOP" $SIM -b -n 1 -d 0.25 --csv | grep -q '^2025-01-01T00:00:00.250Z,0.250,' && ok || fail "-d 0.25"
+
+"$DTLTOP" $SIM -b -n 2 >"$tmp/a.txt" || fail "text run"
+grep -q $'\033' "$tmp/a.txt" && fail "escape codes in batch text" || ok
+grep -q 'DISP/s' "$tmp/a.txt" && grep -q '^  all ' "$tmp/a.txt" && ok || fail "text table"
+
+# -o writes the file (via a temporary name), and only that
+(cd "$tmp" && "$DTLTOP" $SIM -b -n 2 --csv -o out.csv) || fail "-o run"
+[ -s "$tmp/out.csv" ] && ok || fail "-o file missing"
+ls "$tmp" | grep -q '\.tmp$' && fail "temporary file left behind" || ok
+
+# the mask reaches the simulator: cede only logs no time slices
+"$DTLTOP" $SIM -e cede -b -n 2 --csv >"$tmp/cede.csv"
+col=$(head -1 "$tmp/cede.csv" | tr , '\n' | grep -n '^preempt_time_slice$' | cut -d: -f1)
+awk -F, -v c="$col" 'NR>1 && $c!=0{bad=1} END{exit bad}' "$tmp/cede.csv" && ok || fail "-e cede logged time slices"
+col2=$(head -1 "$tmp/a.csv" | tr , '\n' | grep -n '^preempt_H_CEDE$' | cut -d: -f1)
+awk -F, -v c="$col2" 'NR>1 && $c>0{n++} END{exit n==0}' "$tmp/cede.csv" && ok || fail "-e cede logged no cedes"
+
+# -C selects CPUs
+"$DTLTOP" $SIM -C 1,3-4 -b -n 1 --csv | awk -F, 'NR>1{print $3}' | tr '\n' ' ' | grep -qx '1 3 4 all ' \
+	&& ok || fail "-C 1,3-4"
+
+# 1920 vCPUs work
+"$DTLTOP" --sim=vcpus=1920,clock=virtual -b -n 1 --csv | grep -c '^2025' | grep -qx 1921 && ok || fail "1920 vCPUs"
+
+# --list-fields, --help, --version
+"$DTLTOP" --list-fields | grep -q '^steal_pct ' && ok || fail "--list-fields"
+[ "$("$DTLTOP" --list-fields | wc -l)" -eq "$(head -1 "$tmp/a.csv" | tr , '\n' | wc -l)" ] && ok \
+	|| fail "--list-fields and the CSV header disagree"
+"$DTLTOP" --help | grep -q -- '--sim' && ok || fail "--help"
+"$DTLTOP" -V | grep -q '^dtltop [0-9]' && ok || fail "-V"
+
+# --- the debugfs source on a fake root
+root=$tmp/root
+mkdir -p "$root/sys/kernel/debug/powerpc/dtl" "$root/sys/devices/system/cpu" "$root/proc/powerpc"
+echo "0-1" >"$root/sys/devices/system/cpu/online"
+printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$root/proc/cpuinfo"
+printf 'partition_entitled_capacity=200\nshared_processor_mode=1\ncapped=0\npartition_active_processors=2\npool_capacity=400\ndispatches=100\n' \
+	>"$root/proc/powerpc/lparcfg"
+echo 0x7 >"$root/sys/kernel/debug/powerpc/dtl/dtl_event_mask"
+# entry: dispatch 3, preempt 4 (time_slice), proc 9, e2d 512 ticks (1 us), r2e 0, w2r 0, timebase i
+entry() { printf "\x03\x04\x00\x09\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x$(printf %02x "$1")"; head -c 24 /dev/zero; }
+for i in 1 2 3; do entry $i; done >"$root/sys/kernel/debug/powerpc/dtl/cpu-0"
+{ entry 1; entry 2; head -c 7 /dev/zero; } >"$root/sys/kernel/debug/powerpc/dtl/cpu-1"
+"$DTLTOP" --root "$root" -e preempt -b -n 1 -d 0.05 --csv >"$tmp/dbg.csv" 2>"$tmp/dbg.err" || fail "debugfs run: $(cat "$tmp/dbg.err")"
+grep -q '^0x2$' "$root/sys/kernel/debug/powerpc/dtl/dtl_event_mask" && ok || fail "mask not written"
+awk -F, '$3=="0"{exit !($4==3)}' "$tmp/dbg.csv" && ok || fail "cpu 0 dispatches: $(cat "$tmp/dbg.csv")"
+awk -F, '$3=="1"{exit !($4==2 && $NF==1)}' "$tmp/dbg.csv" && ok || fail "cpu 1: 2 entries, 1 bad"
+awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
+
+# --- bad input: one line, exit 2, the value named
+expect_error "unknown option" "--frobnicate" --frobnicate
+expect_error "zero interval" "'0'" -d 0
+expect_error "negative interval" "'-2'" -d -2
+expect_error "bad count" "'zero'" -n zero
+expect_error "bad cpu list" "3-1" --sim -C 3-1
+expect_error "bad sim key" "warp=9" --sim=warp=9
+expect_error "bad sim value" "vcpus=0" --sim=vcpus=0
+expect_error "bad events" "bogus" -e cede,bogus
+expect_error "bad format" "yaml" --format=yaml
+expect_error "no source" "--sim" --root "$tmp/empty" -b -n 1
+expect_error "debugfs missing" "powerpc/dtl" --source=debugfs --root "$tmp/empty" -b -n 1
+expect_error "perf source absent" "perf" --source=perf -b -n 1
+expect_error "cpu filter empty" "-C" --sim=vcpus=4 -C 8 -b -n 1
+mkdir -p "$tmp/g/sys/kernel/debug/powerpc/dtl" "$tmp/g/sys/devices/system/cpu"
+echo "zz" >"$tmp/g/sys/devices/system/cpu/online"
+expect_error "garbage online file" "online" --source=debugfs --root "$tmp/g" -b -n 1
+expect_error "unwritable -o" "/nonexistent/x.csv" --sim -b -n 1 -o /nonexistent/x.csv
+
+finish

@@ -1,0 +1,29 @@
+# Shared helpers for the shell tests: fail() records, check_* assert.
+: "${DTLTOP:=./dtltop}"
+DTLTOP=$(cd "$(dirname "$DTLTOP")" && pwd)/$(basename "$DTLTOP")
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+failures=0
+pass=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+ok() { pass=$((pass + 1)); }
+tmp=$(mktemp -d /tmp/dtltop-sh.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_error "description" "substring" args... : exit 2, one stderr line naming it
+expect_error() {
+	desc=$1 want=$2
+	shift 2
+	out=$("$DTLTOP" "$@" 2>"$tmp/err" </dev/null)
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne 2 ]; then fail "$desc: exit $rc, want 2 ($(cat "$tmp/err"))"; return; fi
+	if [ "$lines" -ne 1 ]; then fail "$desc: $lines lines on stderr, want 1: $(cat "$tmp/err")"; return; fi
+	grep -qF -- "$want" "$tmp/err" || { fail "$desc: '$(cat "$tmp/err")' lacks '$want'"; return; }
+	[ -z "$out" ] || { fail "$desc: printed to stdout: $out"; return; }
+	ok
+}
+
+finish() {
+	echo "$(basename "$0"): $pass passed, $failures failed"
+	[ "$failures" -eq 0 ]
+}

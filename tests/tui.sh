@@ -1,0 +1,124 @@
+#!/bin/bash
+# The TUI as a person uses it: tmux runs dtltop, send-keys types, capture-pane
+# reads the screen. Each step waits for what it expects (up to a deadline).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+command -v tmux >/dev/null || { echo "tui.sh: tmux missing (scripts/deps.sh installs it)"; exit 1; }
+
+sock="dtltop-test-$$"
+T() { tmux -L "$sock" "$@"; }
+screen() { T capture-pane -p -t t 2>/dev/null; }
+# wait_for REGEX [seconds]: poll the screen until it matches
+wait_for() {
+	local end=$((SECONDS + ${2:-10}))
+	while [ $SECONDS -lt $end ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+expect() { if wait_for "$1" "${3:-10}"; then ok; else fail "$2"; screen | sed 's/^/  | /' >&2; fi; }
+keys() { T send-keys -t t "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+mkdir -p "$tmp/run"
+T new-session -d -s t -x 120 -y 40 -c "$tmp/run" \
+	"$DTLTOP --sim=vcpus=64 -d 0.3 2>$tmp/stderr; echo EXITED \$? >$tmp/exit; sleep 30"
+expect '^dtltop .*mask all \(0x7\).*64 vCPUs  sim vcpus=64' "header with mask and source"
+expect '^ +\*CPU +DISP/s' "column heading, sorted by CPU"
+expect '^ +0 +[0-9]' "first vCPU row"
+expect 'rows 1-[0-9]+ of 64' "status line with the row range"
+
+# mask toggles take effect at once and show in the header
+keys c
+expect 'mask preempt,fault \(0x6\)' "c clears the cede bit"
+keys p
+expect 'mask fault \(0x4\)' "p clears the preempt bit"
+keys f
+expect 'mask fault \(0x4\)' "f refuses to clear the last bit"
+expect 'cannot be empty' "status says why"
+keys a
+expect 'mask all \(0x7\)' "a selects all"
+keys f
+expect 'mask cede,preempt \(0x3\)' "f toggles the fault bit"
+keys a
+
+# export a snapshot: the status line names the file, the file is CSV
+keys e
+expect 'exported 64 rows to \./dtltop-[0-9]{8}-[0-9]{6}\.csv' "export names the file"
+f=$(ls "$tmp"/run/dtltop-*.csv 2>/dev/null | head -1)
+if [ -n "$f" ] && head -1 "$f" | grep -q '^timestamp,interval_s,cpu,dispatches,' && [ "$(wc -l <"$f")" -eq 66 ]; then ok
+else fail "exported CSV: ${f:-none}"; fi
+
+# sorting: > moves to DISP/s (descending), R reverses
+keys '>'
+expect '^ +CPU +\*DISP/s' "> moves the sort column"
+sleep 0.7
+rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
+sorted=$(echo "$rates" | sort -rn)
+[ -n "$rates" ] && [ "$rates" = "$sorted" ] && ok || fail "rows not sorted by DISP/s descending: $rates"
+keys R
+sleep 0.7
+rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
+[ "$rates" = "$(echo "$rates" | sort -n)" ] && ok || fail "R did not reverse: $rates"
+keys '<' R
+
+# scrolling
+keys End
+expect '^ +63 ' "End shows the last vCPU"
+expect 'rows [0-9]+-64 of 64' "status after End"
+keys Home
+expect '^ +0 ' "Home shows the first"
+
+# interval prompt: bad value is refused on the status line, good one applied
+keys d
+expect 'Interval in seconds' "d prompts"
+keys 'x' Enter
+expect "bad interval 'x'" "bad interval refused"
+keys d '0.5' Enter
+expect 'every 0\.50s' "interval set to 0.5"
+
+# pause freezes the table, space resumes
+keys Space
+expect '\[PAUSED\]' "space pauses"
+keys Space
+if wait_for '\[PAUSED\]' 1; then
+	sleep 0.5; screen | grep -q '\[PAUSED\]' && fail "still paused" || ok
+else ok; fi
+
+# help: every key and the column legend with units
+keys h
+expect '^Keys' "help opens"
+expect 'STEAL% +steal_pct .*\[%\]' "legend names column, CSV field and unit"
+keys q
+expect '^ +\*CPU' "any key closes help"
+
+# resize to 80x24: still usable, low-priority columns dropped
+T resize-window -t t -x 80 -y 24
+expect '^ +\*CPU +DISP/s +INVOL% .*LOST' "80x24 keeps the key columns"
+w=$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+[ "$w" -le 80 ] && ok || fail "lines wider than 80 ($w)"
+screen | grep -q 'IDLEus' && fail "80 columns still show IDLEus" || ok
+T resize-window -t t -x 160 -y 40
+expect 'IDLEus' "wider terminal brings columns back"
+
+# export into a directory that no longer exists: status error, TUI keeps running
+T kill-server 2>/dev/null
+sock="$sock-2"
+mkdir -p "$tmp/gone"
+T new-session -d -s t -x 120 -y 30 -c "$tmp/gone" \
+	"$DTLTOP --sim -d 0.3 --no-color 2>$tmp/stderr2; echo EXITED \$? >$tmp/exit2; sleep 30"
+expect '^ +\*CPU' "second run up"
+rmdir "$tmp/gone"
+keys e
+expect 'export failed: cannot create' "unwritable directory reported"
+expect '^ +0 +[0-9]' "TUI still running after a failed export"
+keys q
+for _ in $(seq 50); do [ -f "$tmp/exit2" ] && break; sleep 0.1; done
+grep -q 'EXITED 0' "$tmp/exit2" 2>/dev/null && ok || fail "q did not exit 0: $(cat "$tmp/exit2" 2>/dev/null)"
+[ ! -s "$tmp/stderr2" ] && ok || fail "stderr: $(cat "$tmp/stderr2")"
+
+# the first session, quit with q
+T kill-server 2>/dev/null
+finish
