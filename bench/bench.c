@@ -1,0 +1,212 @@
+/*
+ * bench.c - `make bench`: each figure beside a baseline measured in the
+ * same run, reported as a ratio.
+ *
+ *   decode+stats  records/s over realistic entries, against memcpy of the
+ *                 same bytes (the physical limit of touching them once)
+ *   TUI frame     CPU time to render the table for 1920 vCPUs, against 100
+ *                 vCPUs (cost should follow the visible rows, not the total)
+ *   peak RSS      of `dtltop --sim=vcpus=1920 -b -n 5`, against vcpus=16
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/dtl.h"
+#include "capture/source.h"
+#include "stats/stats.h"
+#include "tui/tui.h"
+#include "view/table.h"
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct chunk {
+	unsigned int cpu;
+	size_t off, n;
+};
+
+static struct dtl_source *sim(unsigned int vcpus)
+{
+	struct dtl_source_opts o = { 0 };
+	char params[64], err[256];
+	struct dtl_source *s;
+
+	snprintf(params, sizeof(params), "vcpus=%u,clock=virtual,busy=0.1,poll=20,other=0", vcpus);
+	o.kind = DTL_SOURCE_SIM;
+	o.sim_params = params;
+	o.seed = 1;
+	o.mask = DTL_MASK_ALL;
+	s = dtl_source__open(&o, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "bench: %s\n", err);
+		exit(1);
+	}
+	return s;
+}
+
+static void bench_decode(void)
+{
+	const size_t want = 2000000;
+	uint8_t *buf = malloc(want * 48 + 85 * 48), *dst = malloc(want * 48 + 85 * 48);
+	struct chunk *chunks = malloc(sizeof(*chunks) * want);
+	struct dtl_source *s = sim(1920);
+	struct dtl_stats *st = dtl_stats__new(1920, DTL_DEFAULT_TB_FREQ);
+	size_t n = 0, nc = 0;
+	struct dtl_chunk c;
+	double t0, t_stats = 1e9, t_copy = 1e9;
+	int reps = 5;
+
+	while (n < want) {
+		dtl_source__tick(s, 100000000);
+		while (n < want && dtl_source__read(s, &c) > 0) {
+			memcpy(buf + n * 48, c.data, c.n * 48);
+			chunks[nc++] = (struct chunk){ c.cpu, n * 48, c.n };
+			n += c.n;
+		}
+	}
+	for (unsigned int i = 0; i < 1920; i++)
+		dtl_stats__set_online(st, i, true);
+	memset(dst, 0, want * 48);
+	for (int r = 0; r < reps; r++) {
+		t0 = cpu_s();
+		for (size_t i = 0; i < nc; i++)
+			dtl_stats__add_entries(st, chunks[i].cpu, buf + chunks[i].off, chunks[i].n);
+		t0 = cpu_s() - t0;
+		if (t0 < t_stats)
+			t_stats = t0;
+		t0 = cpu_s();
+		for (size_t i = 0; i < nc; i++)
+			memcpy(dst + chunks[i].off, buf + chunks[i].off, chunks[i].n * 48);
+		__asm__ volatile("" : : "r"(dst) : "memory");
+		t0 = cpu_s() - t0;
+		if (t0 < t_copy)
+			t_copy = t0;
+	}
+	dtl_stats__end_interval(st, 1.0);
+	printf("decode+stats: %zu records in %zu chunks over 1920 vCPUs, best of %d\n", n, nc, reps);
+	printf("  decode+stats  %8.1f M records/s  (%.2f ns/record)\n", n / t_stats / 1e6,
+	       t_stats / n * 1e9);
+	printf("  memcpy        %8.1f M records/s  (%.2f ns/record)\n", n / t_copy / 1e6,
+	       t_copy / n * 1e9);
+	printf("  ratio         %8.2fx memcpy  (target <= 4x, >= 100 M/s)\n", t_stats / t_copy);
+	dtl_stats__delete(st);
+	dtl_source__close(s);
+	free(buf), free(dst), free(chunks);
+}
+
+static double frame_cost(unsigned int vcpus, int frames)
+{
+	struct dtl_source *s = sim(vcpus);
+	struct dtl_stats *st = dtl_stats__new(vcpus, DTL_DEFAULT_TB_FREQ);
+	struct dtl_table t = { 0 };
+	struct dtl_chunk c;
+	struct dtl_lparcfg l = { 0 };
+	struct dtl_model m = { 0 };
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	struct dtl_tui *tui;
+	double t0;
+
+	for (unsigned int i = 0; i < vcpus; i++)
+		dtl_stats__set_online(st, i, true);
+	dtl_source__tick(s, 1000000000);
+	while (dtl_source__read(s, &c) > 0)
+		dtl_stats__add_entries(st, c.cpu, c.data, c.n);
+	dtl_stats__end_interval(st, 1.0);
+	dtl_table__fill(&t, st, DTL_SPAN_INTERVAL, 0);
+	dtl_table__sort(&t, 2, false);
+	tui = dtl_tui__new_on(out, in, 2);
+	if (!tui) {
+		fprintf(stderr, "bench: newterm failed\n");
+		exit(1);
+	}
+	m.table = &t;
+	m.source = "sim";
+	m.detail = "bench";
+	m.mask = 7;
+	m.interval_s = 1;
+	m.nr_vcpus = vcpus;
+	m.lparcfg = &l;
+	m.lpar_dispatches = -1;
+	t0 = cpu_s();
+	for (int f = 0; f < frames; f++) {
+		/* Alternate two scroll positions so every frame redraws the rows. */
+		m.paused = f & 1;
+		dtl_tui__draw(tui, &m);
+	}
+	t0 = (cpu_s() - t0) / frames;
+	dtl_tui__delete(tui);
+	fclose(out), fclose(in);
+	dtl_table__free(&t);
+	dtl_stats__delete(st);
+	dtl_source__close(s);
+	return t0;
+}
+
+static void bench_frame(void)
+{
+	double small, big;
+
+	setenv("TERM", "xterm", 1);
+	setenv("COLUMNS", "200", 1);
+	setenv("LINES", "60", 1);
+	small = frame_cost(100, 400);
+	big = frame_cost(1920, 400);
+	printf("TUI frame, 200x60 terminal:\n");
+	printf("  1920 vCPUs    %8.3f ms CPU per frame  (target <= 2 ms)\n", big * 1e3);
+	printf("  100 vCPUs     %8.3f ms CPU per frame\n", small * 1e3);
+	printf("  ratio         %8.2fx  (both fill the screen: ~1x expected)\n", big / small);
+}
+
+static long rss_kb(char *const argv[])
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+
+	if (pid == 0) {
+		freopen("/dev/null", "w", stdout);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "bench: %s failed\n", argv[0]);
+		exit(1);
+	}
+	return ru.ru_maxrss;
+}
+
+int main(int argc, char **argv)
+{
+	const char *bin = argc > 1 ? argv[1] : "./dtltop";
+	char *big[] = { (char *)bin, "--sim=vcpus=1920", "-b", "-n", "5", NULL };
+	char *small[] = { (char *)bin, "--sim=vcpus=16", "-b", "-n", "5", NULL };
+	long kb_big, kb_small;
+
+	/*
+	 * First, while this process is small: Linux folds the pre-exec image
+	 * into a child's ru_maxrss.
+	 */
+	kb_small = rss_kb(small);
+	kb_big = rss_kb(big);
+	printf("peak RSS, dtltop --sim=vcpus=N -b -n 5 (wall clock, 5 s each):\n");
+	printf("  vcpus=1920    %8.1f MiB  (target <= 32 MiB)\n", kb_big / 1024.0);
+	printf("  vcpus=16      %8.1f MiB\n", kb_small / 1024.0);
+	printf("  ratio         %8.2fx\n", (double)kb_big / (double)kb_small);
+	bench_decode();
+	bench_frame();
+	return 0;
+}

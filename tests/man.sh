@@ -1,0 +1,29 @@
+#!/bin/bash
+# The man page is lint-clean and documents every option, column and key.
+cd "$(dirname "$0")/.." || exit 1
+bin=${1:-./dtltop} man=${2:-man/dtltop.1}
+. tests/lib.sh
+
+if command -v mandoc >/dev/null; then
+	out=$(mandoc -Tlint -W warning "$man" 2>&1) && [ -z "$out" ] && ok || fail "mandoc: $out"
+fi
+out=$(groff -ww -z -man "$man" 2>&1) && [ -z "$out" ] && ok || fail "groff: $out"
+
+# the page as text, with roff escapes for '-' undone
+text=$(sed 's/\\-/-/g; s/\\(en/-/g' "$man")
+for o in $("$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	grep -qF -- "$o" <<<"$text" || grep -qF -- "${o#--}" <<<"$text" && ok || fail "option $o not in $man"
+done
+for f in $("$bin" --list-fields | awk '{print $1}'); do
+	grep -qw -- "$f" <<<"$text" && ok || fail "column $f not in $man"
+done
+# keys as the help screen lists them
+for k in $(sed -n '/keys_help\[\] = {/,/^};/p' src/tui/panels.c | grep -o '"  [^ ].*' |
+	   sed 's/^"  //; s/  .*//' | tr ',/' '  '); do
+	grep -qF -- "$k" <<<"$text" && ok || fail "key $k not in $man"
+done
+# every simulator parameter
+for p in vcpus ent pool load other busy slice faults poll smt clock; do
+	grep -qE "^\.B[IR]? $p=" "$man" && ok || fail "--sim key $p not in $man"
+done
+finish
