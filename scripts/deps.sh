@@ -1,12 +1,12 @@
 #!/bin/sh
 # Install what dtltop needs to build and test, on Debian or Ubuntu, if missing:
-#   build: gcc make pkg-config libncurses-dev
+#   build: gcc libc6-dev make pkg-config libncurses-dev
 #   tests: tmux (drives the TUI), mandoc (man page lint)
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 set -e
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in gcc make pkg-config libncurses-dev tmux mandoc; do
+for p in gcc libc6-dev make pkg-config libncurses-dev tmux mandoc; do
 	have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
