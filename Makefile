@@ -43,6 +43,28 @@ build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
 
+FUZZERS := entries cpulist sysfiles simparams
+FUZZ_SECONDS ?= 30
+CLANG ?= clang
+
+build/fuzz-%: fuzz/fuzz.c $(CORE) $(HDRS)
+	@mkdir -p build
+	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-DFUZZ_$(shell echo $* | tr a-z A-Z) -Isrc -o $@ fuzz/fuzz.c $(CORE) -lm
+
+# Each target for FUZZ_SECONDS, from the seed corpus in tests/corpus/.
+fuzz: $(addprefix build/fuzz-,$(FUZZERS))
+	@for f in $(FUZZERS); do \
+		mkdir -p build/corpus-$$f && cp tests/corpus/$$f/* build/corpus-$$f/ && \
+		if build/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			build/corpus-$$f >build/fuzz-$$f.log 2>&1; then \
+			echo "$$f: $$(grep -o 'number_of_executed_units: *[0-9]*' build/fuzz-$$f.log), no crash"; \
+		else \
+			tail -30 build/fuzz-$$f.log; echo "$$f: CRASH (build/fuzz-$$f.log)"; exit 1; \
+		fi; \
+	done
+
 deps:
 	@scripts/deps.sh
 
@@ -70,4 +92,4 @@ install: dtltop
 clean:
 	rm -rf build dtltop
 
-.PHONY: all deps run check bench install clean
+.PHONY: all deps run check bench fuzz install clean

@@ -1,0 +1,77 @@
+/*
+ * fuzz.c - libFuzzer targets for every parser of outside bytes; pick one
+ * with -DFUZZ_<NAME>. Each asserts the parser's own promises, not just
+ * "no crash".
+ */
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/cpuset.h"
+#include "capture/dtl.h"
+#include "capture/sim.h"
+#include "capture/sys.h"
+#include "stats/stats.h"
+
+static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+#if defined(FUZZ_ENTRIES)
+	/* Raw debugfs/AUX bytes: any whole entries, then a tail that is counted. */
+	static struct dtl_stats *s;
+	struct dtl_row row;
+	unsigned int cpu = size ? data[0] % 4 : 0;
+
+	if (!s) {
+		s = dtl_stats__new(4, DTL_DEFAULT_TB_FREQ);
+		for (unsigned int i = 0; i < 4; i++)
+			dtl_stats__set_online(s, i, true);
+	}
+	dtl_stats__add_entries(s, cpu, data, size / DTL_ENTRY_SIZE);
+	dtl_stats__end_interval(s, 1.0);
+	assert(dtl_stats__row(s, (int)cpu, DTL_SPAN_INTERVAL, &row) == 0);
+	assert(row.dispatches + row.bad >= size / DTL_ENTRY_SIZE);
+	assert(row.preempt_ratio >= 0 && row.preempt_ratio <= 1);
+	assert(row.lat_p50_us <= row.lat_p99_us + 1e-9 && row.lat_p99_us <= row.lat_max_us + 1e-9);
+#elif defined(FUZZ_CPULIST)
+	char *str = cstr(data, size), err[256];
+	struct dtl_cpuset set;
+
+	if (dtl_cpuset__parse(&set, str, err, sizeof(err)) == 0)
+		assert(dtl_cpuset__count(&set) > 0 && dtl_cpuset__end(&set) <= DTL_MAX_CPUS);
+	else
+		assert(err[0] && !strchr(err, '\n'));
+	free(str);
+#elif defined(FUZZ_SYSFILES)
+	char *str = cstr(data, size);
+	struct dtl_lparcfg c;
+
+	dtl_sys__parse_lparcfg(str, &c);
+	assert(c.present);
+	(void)dtl_sys__parse_timebase(str);
+	free(str);
+#elif defined(FUZZ_SIMPARAMS)
+	char *str = cstr(data, size), err[256];
+	struct dtl_sim_params p;
+
+	if (dtl_sim__parse(str, &p, err, sizeof(err)) == 0)
+		assert(p.vcpus >= 1 && p.vcpus <= DTL_MAX_CPUS && p.ent <= p.vcpus && p.pool >= 1);
+	else
+		assert(err[0]);
+	free(str);
+#else
+#error "define one FUZZ_ target"
+#endif
+	return 0;
+}
