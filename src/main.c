@@ -243,7 +243,7 @@ static int run(struct app *a)
 		dtl_source__tick(a->src, interval_ns);
 		drain(a);
 		/* The simulator made exactly one interval; real time is what elapsed. */
-		if (dtl_source__clock(a->src, &clk_ns) || !strcmp(dtl_source__name(a->src), "sim"))
+		if (dtl_source__synthetic(a->src))
 			secs = a->o.interval_s;
 		else
 			secs = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;

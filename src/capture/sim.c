@@ -409,6 +409,7 @@ static bool sim_clock(const struct dtl_source *src, uint64_t *ns)
 
 const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
+	.synthetic = true,
 	.open = sim_open,
 	.close = sim_close,
 	.poll = sim_poll,

@@ -135,3 +135,8 @@ bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns)
 {
 	return src->ops->clock && src->ops->clock(src, ns);
 }
+
+bool dtl_source__synthetic(const struct dtl_source *src)
+{
+	return src->ops->synthetic;
+}

@@ -68,10 +68,13 @@ unsigned int dtl_source__nr_cpus(const struct dtl_source *src);
 const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src);
 /* True when the source has its own clock; *ns is its time since the epoch. */
 bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns);
+/* True when each tick yields exactly the interval asked for (the simulator). */
+bool dtl_source__synthetic(const struct dtl_source *src);
 
 /* For the backends. */
 struct dtl_source_ops {
 	const char *name;
+	bool synthetic;
 	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
 		    char *err, size_t errlen);
 	void (*close)(struct dtl_source *src);
