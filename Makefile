@@ -79,6 +79,8 @@ check: deps dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=./dtltop tests/tui.sh
 	DTLTOP=build/dtltop-san tests/tui.sh
 	tests/man.sh ./dtltop man/dtltop.1
+	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
+	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1
 	@echo "make check: all tests passed"
 
 bench: deps dtltop build/bench

@@ -22,13 +22,24 @@ keys() { T send-keys -t t "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 
-mkdir -p "$tmp/run"
+mkdir -p "$tmp/run" "$tmp/root/proc/powerpc"
+printf 'partition_entitled_capacity=1600\nshared_processor_mode=1\ncapped=0\npartition_active_processors=64\npool_capacity=3200\ndispatches=5\n' \
+	>"$tmp/root/proc/powerpc/lparcfg"
 T new-session -d -s t -x 120 -y 40 -c "$tmp/run" \
-	"$DTLTOP --sim=vcpus=64 -d 0.3 2>$tmp/stderr; echo EXITED \$? >$tmp/exit; sleep 30"
+	"$DTLTOP --sim=vcpus=64 --root $tmp/root -d 0.3 2>$tmp/stderr; echo EXITED \$? >$tmp/exit; sleep 30"
 expect '^dtltop .*mask all \(0x7\).*64 vCPUs  sim vcpus=64' "header with mask and source"
 expect '^ +\*CPU +DISP/s' "column heading, sorted by CPU"
 expect '^ +0 +[0-9]' "first vCPU row"
 expect 'rows 1-[0-9]+ of 64' "status line with the row range"
+expect '^LPAR ent 16\.00  shared uncapped  VPs 64  pool 32\.00  lparcfg dispatches \+0 ' "lparcfg facts in the header"
+
+# since-start totals and their reset
+keys i
+expect '\[since start\]' "i shows totals since start"
+keys r
+expect 'totals reset' "r resets the totals"
+keys i
+if wait_for '\[since start\]' 1; then sleep 0.5; screen | grep -q '\[since start\]' && fail "i did not switch back" || ok; else ok; fi
 
 # mask toggles take effect at once and show in the header
 keys c
