@@ -39,6 +39,24 @@ build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) -lm
 
+# kernel/vpa-dtl.c, unmodified, against the fakes in tests/kernel/.
+KHARNESS := tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
+	tests/unit/main.c
+KDEPS := kernel/vpa-dtl.c $(KHARNESS) $(wildcard tests/kernel/*.h tests/kernel/include/*.h \
+	tests/kernel/include/*/*.h) tests/unit/t.h
+KFLAGS := -std=gnu11 -D_GNU_SOURCE -DCONFIG_PPC_SPLPAR -g -Wall -Wextra -Werror \
+	-Wno-unused-parameter -Wno-sign-compare -pthread
+
+build/kharness: $(KDEPS)
+	@mkdir -p build
+	$(CC) $(KFLAGS) -O2 -Itests/kernel/include -c -o build/vpa-dtl.o kernel/vpa-dtl.c
+	$(CC) $(KFLAGS) -O2 -Itests/kernel -o $@ build/vpa-dtl.o $(KHARNESS)
+
+build/kharness-san: $(KDEPS)
+	@mkdir -p build
+	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel/include -c -o build/vpa-dtl-san.o kernel/vpa-dtl.c
+	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel -o $@ build/vpa-dtl-san.o $(KHARNESS)
+
 build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
@@ -71,9 +89,11 @@ deps:
 run: deps dtltop
 	./dtltop --sim
 
-check: deps dtltop build/dtltop-san build/unit build/unit-san
+check: deps dtltop build/dtltop-san build/unit build/unit-san build/kharness build/kharness-san
 	build/unit
 	build/unit-san
+	build/kharness
+	build/kharness-san
 	DTLTOP=./dtltop tests/cli.sh
 	DTLTOP=build/dtltop-san tests/cli.sh
 	DTLTOP=./dtltop tests/tui.sh
