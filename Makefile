@@ -86,14 +86,19 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 deps:
 	@scripts/deps.sh
 
+deps-check:
+	@scripts/deps.sh check
+
 run: deps dtltop
 	./dtltop --sim
 
-check: deps dtltop build/dtltop-san build/unit build/unit-san build/kharness build/kharness-san
+check: deps-check dtltop build/dtltop-san build/unit build/unit-san build/kharness build/kharness-san
 	build/unit
 	build/unit-san
 	build/kharness
 	build/kharness-san
+	tests/kernel/mutants.sh
+	tests/kernel/cross.sh
 	DTLTOP=./dtltop tests/cli.sh
 	DTLTOP=build/dtltop-san tests/cli.sh
 	DTLTOP=./dtltop tests/tui.sh
@@ -114,4 +119,10 @@ install: dtltop
 clean:
 	rm -rf build dtltop
 
-.PHONY: all deps run check bench fuzz install clean
+kernel-check: deps-check build/kharness build/kharness-san
+	build/kharness
+	build/kharness-san
+	tests/kernel/mutants.sh
+	tests/kernel/cross.sh
+
+.PHONY: all deps deps-check kernel-check run check bench fuzz install clean

@@ -1,12 +1,17 @@
 #!/bin/sh
-# Install what dtltop needs to build and test, on Debian or Ubuntu, if missing:
-#   build: gcc libc6-dev make pkg-config libncurses-dev
-#   tests: tmux (drives the TUI), mandoc (man page lint)
+# Install what dtltop needs, on Debian or Ubuntu, if missing.
+#   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev
+#   scripts/deps.sh check  also: tmux (drives the TUI tests), mandoc (man page lint),
+#                          and for the kernel driver's real-tree build:
+#                          linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison
+#                          libssl-dev libelf-dev sparse
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 set -e
+pkgs="gcc libc6-dev make pkg-config libncurses-dev"
+[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in gcc libc6-dev make pkg-config libncurses-dev tmux mandoc; do
+for p in $pkgs; do
 	have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
