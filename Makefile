@@ -14,7 +14,7 @@ LDLIBS := $(NCURSES_LIBS) -lm
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE := src/capture/dtl.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
+CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
 	src/capture/sim.c src/capture/debugfs.c src/stats/stats.c src/view/columns.c \
 	src/view/table.c src/opts.c
 TUI := src/tui/tui.c src/tui/panels.c
@@ -41,7 +41,7 @@ build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 
 # kernel/vpa-dtl.c, unmodified, against the fakes in tests/kernel/.
 KHARNESS := tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
-	tests/unit/main.c
+	tests/unit/main.c src/capture/aux.c
 KDEPS := kernel/vpa-dtl.c $(KHARNESS) $(wildcard tests/kernel/*.h tests/kernel/include/*.h \
 	tests/kernel/include/*/*.h) tests/unit/t.h
 KFLAGS := -std=gnu11 -D_GNU_SOURCE -DCONFIG_PPC_SPLPAR -g -Wall -Wextra -Werror \
@@ -50,18 +50,18 @@ KFLAGS := -std=gnu11 -D_GNU_SOURCE -DCONFIG_PPC_SPLPAR -g -Wall -Wextra -Werror 
 build/kharness: $(KDEPS)
 	@mkdir -p build
 	$(CC) $(KFLAGS) -O2 -Itests/kernel/include -c -o build/vpa-dtl.o kernel/vpa-dtl.c
-	$(CC) $(KFLAGS) -O2 -Itests/kernel -o $@ build/vpa-dtl.o $(KHARNESS)
+	$(CC) $(KFLAGS) -O2 -Itests/kernel -Isrc -o $@ build/vpa-dtl.o $(KHARNESS)
 
 build/kharness-san: $(KDEPS)
 	@mkdir -p build
 	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel/include -c -o build/vpa-dtl-san.o kernel/vpa-dtl.c
-	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel -o $@ build/vpa-dtl-san.o $(KHARNESS)
+	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel -Isrc -o $@ build/vpa-dtl-san.o $(KHARNESS)
 
 build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
 
-FUZZERS := entries cpulist sysfiles simparams
+FUZZERS := entries aux cpulist sysfiles simparams
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/aux.h"
 #include "capture/cpuset.h"
 #include "capture/dtl.h"
 #include "capture/sim.h"
@@ -44,6 +45,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(row.dispatches + row.bad >= size / DTL_ENTRY_SIZE);
 	assert(row.preempt_ratio >= 0 && row.preempt_ratio <= 1);
 	assert(row.lat_p50_us <= row.lat_p99_us + 1e-9 && row.lat_p99_us <= row.lat_max_us + 1e-9);
+#elif defined(FUZZ_AUX)
+	/*
+	 * The bytes after the first 16 are both an AUX ring image and a main
+	 * ring image; the first 16 pick the layout and the heads.
+	 */
+	static uint8_t out[48 * 100];
+	struct dtl_ring_news news = { 0 };
+	struct dtl_aux a;
+	uint64_t ring, head, tail, pos;
+	size_t n;
+
+	if (size < 16 + 16)
+		return 0;
+	ring = size - 16;
+	memcpy(&head, data, 8);
+	memcpy(&tail, data + 8, 8);
+	dtl_aux__init(&a, ring, data[0] & 1);
+	a.pos = tail % (4 * ring);
+	head = a.pos + head % (2 * ring);
+	pos = a.pos;
+	n = dtl_aux__consume(&a, data + 16, head, out, 100);
+	assert(n <= 100);
+	assert(a.pos >= pos && a.pos <= head);
+	/* Main-ring walking wants a power-of-two ring: use the largest that fits. */
+	ring = 1ull << (63 - __builtin_clzll(ring));
+	tail = a.pos;
+	pos = dtl_ring__parse(data + 16, ring, tail, head, &news);
+	assert(pos == head || (pos >= tail && pos <= head));
 #elif defined(FUZZ_CPULIST)
 	char *str = cstr(data, size), err[256];
 	struct dtl_cpuset set;

@@ -85,9 +85,27 @@ static const struct attribute_group format_group = {
 	.attrs = format_attrs,
 };
 
+/*
+ * Not in the 6.18 ABI, and ignored by perf: tells consumers that the AUX
+ * area is a true ring, so records may straddle its end, instead of the 6.18
+ * layout with a junk fragment at each wrap.
+ */
+PMU_EVENT_ATTR_STRING(aux_ring, attr_aux_ring, "1");
+
+static struct attribute *caps_attrs[] = {
+	&attr_aux_ring.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group caps_group = {
+	.name = "caps",
+	.attrs = caps_attrs,
+};
+
 static const struct attribute_group *attr_groups[] = {
 	&format_group,
 	&event_group,
+	&caps_group,
 	NULL,
 };
 

@@ -1,0 +1,55 @@
+/*
+ * aux.h - the vpa_dtl AUX stream and the perf main ring, parsed from ring
+ * images: pure functions, no I/O, so tests build the images the kernel would.
+ *
+ * Two layouts exist. Ours (kernel/vpa-dtl.c, which says so in
+ * caps/aux_ring) is a true ring: 48-byte records back to back, straddling
+ * the end of the buffer. Upstream 6.18 writes records only at ring offsets
+ * k * 48 below threshold * 48, threshold = (size - 32) / 48, and reports the
+ * bytes above as data at each wrap: those are junk, skipped by position.
+ */
+#ifndef DTL_AUX_H
+#define DTL_AUX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dtl_aux {
+	uint64_t size;		/* AUX buffer bytes */
+	bool upstream;		/* the 6.18 driver's layout */
+	uint64_t pos;		/* next byte to parse, absolute (== aux_tail) */
+	bool header_seen;
+	uint64_t boot_tb, tb_freq;
+	uint64_t junk_bytes;	/* skipped: upstream's wrap fragments, misalignment */
+	uint64_t bad_records;	/* a header-like record after the first */
+};
+
+void dtl_aux__init(struct dtl_aux *a, uint64_t size, bool upstream);
+/*
+ * Parse whole records in [a->pos, head) of the ring at base into out (at
+ * most max entries, each 48 bytes, big-endian as written); advances a->pos
+ * past what it used. Returns the number of entries. A head behind pos, or
+ * more than a ring ahead of it, is garbage: everything up to head is
+ * skipped as junk.
+ */
+size_t dtl_aux__consume(struct dtl_aux *a, const uint8_t *base, uint64_t head,
+			uint8_t *out, size_t max);
+
+/* What the perf main ring said since the last call. */
+struct dtl_ring_news {
+	uint64_t aux_records;
+	uint64_t truncated, partial, collision;	/* PERF_RECORD_AUX flags */
+	uint64_t lost;				/* PERF_RECORD_LOST */
+	uint64_t bad;				/* records with impossible sizes */
+};
+
+/*
+ * Walk the records of a perf data ring (data area base, size a power of
+ * two) in [tail, head); returns the new tail (head, or where a bad record
+ * stopped the walk, resynchronising at head).
+ */
+uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint64_t head,
+			 struct dtl_ring_news *news);
+
+#endif

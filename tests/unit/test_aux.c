@@ -1,0 +1,220 @@
+/* The AUX consumer and main-ring walker over ring images built here. */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "capture/aux.h"
+#include "capture/dtl.h"
+
+struct img {
+	uint8_t *base;
+	uint64_t size, head;
+};
+
+static void put(struct img *m, const void *rec, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		m->base[(m->head + i) % m->size] = ((const uint8_t *)rec)[i];
+	m->head += len;
+}
+
+static void put_header(struct img *m)
+{
+	uint64_t h[6] = { 0x1234, 512000000, 0, 0, 0, 0 };
+
+	put(m, h, sizeof(h));
+}
+
+static void put_entry(struct img *m, uint64_t seq)
+{
+	struct dtl_rec r = { 0 };
+	uint8_t raw[48];
+
+	r.timebase = 1000 + seq;
+	r.preempt_reason = 2;
+	r.srr0 = seq;
+	dtl_rec__encode(&r, raw);
+	put(m, raw, 48);
+}
+
+static uint64_t seq_of(const uint8_t *raw)
+{
+	struct dtl_rec r;
+
+	dtl_rec__decode(&r, raw);
+	return r.timebase - 1000;
+}
+
+TEST(aux_ring_layout_reassembles_records_across_the_wrap)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 64];
+	uint64_t want = 0;
+	size_t got = 0;
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	for (int round = 0; round < 10; round++) {
+		for (int i = 0; i < 15; i++)
+			put_entry(&m, want + (uint64_t)i);
+		size_t n = dtl_aux__consume(&a, m.base, m.head, out, 64);
+
+		for (size_t i = 0; i < n; i++)
+			CHECK_EQ(seq_of(out + i * 48), want + i);
+		want += n;
+		got += n;
+		CHECK_EQ(a.pos, m.head);
+	}
+	CHECK_EQ(got, 150);
+	CHECK(a.header_seen);
+	CHECK_EQ(a.boot_tb, 0x1234);
+	CHECK_EQ(a.tb_freq, 512000000);
+	CHECK_EQ(a.junk_bytes, 0);
+	free(m.base);
+}
+
+TEST(aux_upstream_layout_skips_the_junk_above_threshold)
+{
+	/* 1024 bytes: threshold (1024 - 32) / 48 = 20 records, 64 junk bytes. */
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 64], junk[64];
+	size_t n;
+
+	memset(junk, 0x5a, sizeof(junk));
+	dtl_aux__init(&a, m.size, true);
+	put_header(&m);
+	for (int i = 0; i < 19; i++)
+		put_entry(&m, (uint64_t)i);
+	n = dtl_aux__consume(&a, m.base, m.head, out, 64);
+	CHECK_EQ(n, 19);
+	put(&m, junk, 64);			/* reported at the wrap */
+	for (int i = 19; i < 25; i++)
+		put_entry(&m, (uint64_t)i);
+	n = dtl_aux__consume(&a, m.base, m.head, out, 64);
+	CHECK_EQ(n, 6);
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(seq_of(out + i * 48), 19 + i);
+	CHECK_EQ(a.junk_bytes, 64);
+	CHECK_EQ(a.pos, m.head);
+	free(m.base);
+}
+
+TEST(aux_upstream_junk_that_arrives_alone_is_consumed)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 64], junk[32] = { 0 };
+
+	dtl_aux__init(&a, m.size, true);
+	put_header(&m);
+	for (int i = 0; i < 19; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 19);
+	put(&m, junk, 32);			/* only part of the junk so far */
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 0);
+	CHECK_EQ(a.pos, m.head);
+	CHECK_EQ(a.junk_bytes, 32);
+	free(m.base);
+}
+
+TEST(aux_a_racing_head_mid_record_leaves_the_record_for_later)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 8];
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	put_entry(&m, 0);
+	put_entry(&m, 1);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head - 20, out, 8), 1);
+	CHECK_EQ(a.pos, m.head - 48);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 8), 1);
+	CHECK_EQ(seq_of(out), 1);
+	free(m.base);
+}
+
+TEST(aux_respects_the_output_limit)
+{
+	struct img m = { calloc(1, 4096), 4096, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 3];
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	for (int i = 0; i < 10; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 3), 3);
+	CHECK_EQ(a.pos, 48 * 4);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 3), 3);
+	CHECK_EQ(seq_of(out), 3);
+	free(m.base);
+}
+
+TEST(aux_garbage_heads_and_late_headers_are_counted_not_followed)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 64];
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	put_entry(&m, 0);
+	put_header(&m);				/* a second header: not data */
+	put_entry(&m, 1);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 2);
+	CHECK_EQ(a.bad_records, 1);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, a.pos - 48, out, 64), 0);	/* head went back */
+	CHECK_EQ(dtl_aux__consume(&a, m.base, a.pos + 5000, out, 64), 0);	/* lapped */
+	CHECK(a.junk_bytes >= 5000);
+	free(m.base);
+}
+
+static void put_rec(struct img *m, uint32_t type, const uint64_t *body, int words)
+{
+	uint8_t hdr[8];
+	uint16_t len = (uint16_t)(8 + 8 * words), misc = 0;
+
+	memcpy(hdr, &type, 4);
+	memcpy(hdr + 4, &misc, 2);
+	memcpy(hdr + 6, &len, 2);
+	put(m, hdr, 8);
+	put(m, body, (size_t)words * 8);
+}
+
+TEST(ring_walk_counts_aux_flags_and_lost_across_the_wrap)
+{
+	struct img m = { calloc(1, 256), 256, 200 };
+	struct dtl_ring_news news = { 0 };
+	uint64_t aux1[3] = { 0, 480, 0 }, aux2[3] = { 480, 96, 0x01 | 0x04 }, lost[2] = { 7, 33 };
+	uint64_t other[1] = { 9 }, tail;
+
+	put_rec(&m, 11, aux1, 3);		/* straddles the end of the ring */
+	put_rec(&m, 3, other, 1);		/* PERF_RECORD_COMM-ish: skipped */
+	put_rec(&m, 11, aux2, 3);
+	put_rec(&m, 2, lost, 2);
+	tail = dtl_ring__parse(m.base, m.size, 200, m.head, &news);
+	CHECK_EQ(tail, m.head);
+	CHECK_EQ(news.aux_records, 2);
+	CHECK_EQ(news.truncated, 1);
+	CHECK_EQ(news.partial, 1);
+	CHECK_EQ(news.lost, 33);
+	CHECK_EQ(news.bad, 0);
+	free(m.base);
+}
+
+TEST(ring_walk_stops_at_impossible_sizes)
+{
+	struct img m = { calloc(1, 256), 256, 0 };
+	struct dtl_ring_news news = { 0 };
+	uint8_t bad[8] = { 11, 0, 0, 0, 0, 0, 3, 0 };	/* size 3 */
+
+	put(&m, bad, 8);
+	CHECK_EQ(dtl_ring__parse(m.base, m.size, 0, m.head, &news), m.head);
+	CHECK_EQ(news.bad, 1);
+	CHECK_EQ(dtl_ring__parse(m.base, m.size, 100, 50, &news), 50);
+	CHECK_EQ(news.bad, 2);
+	free(m.base);
+}
