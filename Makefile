@@ -10,16 +10,29 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN)
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS := $(NCURSES_LIBS) -lm
+# libperf: the system's where pkg-config finds it, else built once from
+# Debian's linux-source-6.12 into build/libperf and linked statically.
+ifeq ($(shell $(PKG_CONFIG) --exists libperf 2>/dev/null && echo y),y)
+LIBPERF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libperf)
+LIBPERF_LIBS := $(shell $(PKG_CONFIG) --libs libperf)
+LIBPERF_DEP :=
+else
+LIBPERF_CFLAGS := -Ibuild/libperf/include
+LIBPERF_LIBS := build/libperf/libperf.a build/libperf/libapi.a
+LIBPERF_DEP := build/libperf/.built
+endif
+override CFLAGS += $(LIBPERF_CFLAGS)
+LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lm
+CORE_LIBS := $(LIBPERF_LIBS) -lcap -lm
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
-	src/capture/sim.c src/capture/debugfs.c src/stats/stats.c src/view/columns.c \
+	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c src/stats/stats.c src/view/columns.c \
 	src/view/table.c src/opts.c
 TUI := src/tui/tui.c src/tui/panels.c
 SRCS := $(CORE) $(TUI) src/main.c
-HDRS := $(wildcard src/*.h src/*/*.h)
+HDRS := $(wildcard src/*.h src/*/*.h) $(LIBPERF_DEP)
 TESTS := $(wildcard tests/unit/*.c)
 
 all: dtltop
@@ -33,11 +46,11 @@ build/dtltop-san: $(SRCS) $(HDRS)
 
 build/unit: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) $(CORE_LIBS)
 
 build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) -lm
+	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) $(CORE_LIBS)
 
 # kernel/vpa-dtl.c, unmodified, against the fakes in tests/kernel/.
 KHARNESS := tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
@@ -69,7 +82,8 @@ build/fuzz-%: fuzz/fuzz.c $(CORE) $(HDRS)
 	@mkdir -p build
 	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-DFUZZ_$(shell echo $* | tr a-z A-Z) -Isrc -o $@ fuzz/fuzz.c $(CORE) -lm
+		-DFUZZ_$(shell echo $* | tr a-z A-Z) -Isrc $(LIBPERF_CFLAGS) -o $@ fuzz/fuzz.c $(CORE) \
+		$(CORE_LIBS)
 
 # Each target for FUZZ_SECONDS, from the seed corpus in tests/corpus/.
 fuzz: $(addprefix build/fuzz-,$(FUZZERS))
@@ -82,6 +96,9 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 			tail -30 build/fuzz-$$f.log; echo "$$f: CRASH (build/fuzz-$$f.log)"; exit 1; \
 		fi; \
 	done
+
+build/libperf/.built: scripts/build-libperf.sh
+	scripts/build-libperf.sh build/libperf
 
 deps:
 	@scripts/deps.sh
@@ -115,6 +132,11 @@ install: dtltop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
 	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
+	@echo "To use the vpa_dtl PMU without root: make setcap (setcap cap_perfmon+ep on the binary)"
+
+# Offered, not forced: lets non-root users open vpa_dtl events.
+setcap:
+	setcap cap_perfmon+ep $(DESTDIR)$(PREFIX)/bin/dtltop
 
 clean:
 	rm -rf build dtltop
@@ -125,4 +147,4 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check run check bench fuzz install clean
+.PHONY: all deps deps-check kernel-check setcap run check bench fuzz install clean

@@ -7,6 +7,10 @@
  *   TUI frame     CPU time to render the table for 1920 vCPUs, against 100
  *                 vCPUs (cost should follow the visible rows, not the total)
  *   peak RSS      of `dtltop --sim=vcpus=1920 -b -n 5`, against vcpus=16
+ *   AUX poll      consuming 1920 AUX rings of 85 new entries each, into stats,
+ *                 against memcpy of the same bytes
+ *   reopen        closing and reopening one sampling event per CPU, as a mask
+ *                 change does (cpu-clock: this machine has no vpa_dtl)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
+#include "capture/aux.h"
 #include "capture/dtl.h"
+#include "capture/perf.h"
 #include "capture/source.h"
 #include "stats/stats.h"
 #include "tui/tui.h"
@@ -167,6 +175,100 @@ static void bench_frame(void)
 	printf("  ratio         %8.2fx  (both fill the screen: ~1x expected)\n", big / small);
 }
 
+static void bench_aux(void)
+{
+	enum { CPUS = 1920, RING = 16384, CYCLES = 200 };
+	uint8_t *rings = calloc(CPUS, RING), *copy = malloc(CPUS * 85 * 48);
+	uint8_t out[85 * 48], entry[48];
+	struct dtl_aux *st = calloc(CPUS, sizeof(*st));
+	uint64_t *head = calloc(CPUS, sizeof(*head));
+	struct dtl_stats *s = dtl_stats__new(CPUS, DTL_DEFAULT_TB_FREQ);
+	struct dtl_rec r = { 0 };
+	double t_poll = 0, t_copy = 0, t0;
+	size_t got = 0;
+
+	for (int c = 0; c < CPUS; c++) {
+		dtl_aux__init(&st[c], RING, false);
+		dtl_stats__set_online(s, (unsigned int)c, true);
+	}
+	for (int cyc = 0; cyc < CYCLES; cyc++) {
+		/* The kernel's part, not timed: 85 entries into every ring. */
+		for (int c = 0; c < CPUS; c++)
+			for (int i = 0; i < 85; i++) {
+				r.timebase = 1 + (uint64_t)cyc * 85 + (uint64_t)i;
+				r.preempt_reason = (uint8_t)(i % 10);
+				r.enqueue_to_dispatch = (uint32_t)(i * 97);
+				dtl_rec__encode(&r, entry);
+				for (int b = 0; b < 48; b++)
+					rings[(size_t)c * RING + (head[c] + (uint64_t)b) % RING] = entry[b];
+				head[c] += 48;
+			}
+		t0 = cpu_s();
+		for (int c = 0; c < CPUS; c++) {
+			size_t n = dtl_aux__consume(&st[c], rings + (size_t)c * RING, head[c], out, 85);
+
+			dtl_stats__add_entries(s, (unsigned int)c, out, n);
+			got += n;
+		}
+		t_poll += cpu_s() - t0;
+		t0 = cpu_s();
+		for (int c = 0; c < CPUS; c++)
+			memcpy(copy + (size_t)c * 85 * 48, rings + (size_t)c * RING + (head[c] - 85 * 48) % RING,
+			       85 * 48 - (size_t)((head[c] - 85 * 48) % RING + 85 * 48 > RING ? 1 : 0));
+		__asm__ volatile("" : : "r"(copy) : "memory");
+		t_copy += cpu_s() - t0;
+	}
+	printf("AUX poll cycle, 1920 CPUs x 85 entries (%zu entries in %d cycles):\n", got, CYCLES);
+	printf("  consume+stats %8.3f ms per cycle  (target <= 1 ms)\n", t_poll / CYCLES * 1e3);
+	printf("  memcpy        %8.3f ms per cycle\n", t_copy / CYCLES * 1e3);
+	printf("  ratio         %8.2fx memcpy\n", t_poll / t_copy);
+	dtl_stats__delete(s);
+	free(rings), free(copy), free(st), free(head);
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void bench_reopen(void)
+{
+	struct dtl_perf_opts o = { 0 };
+	struct dtl_cpuset set;
+	struct dtl_perf_cpus *p;
+	unsigned int cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	char err[512];
+	double t0, t;
+	int reps = 50;
+
+	o.type = PERF_TYPE_SOFTWARE;
+	o.config = PERF_COUNT_SW_CPU_CLOCK;
+	o.period_ns = 20000000;
+	dtl_cpuset__fill(&set, cpus);
+	p = dtl_perf_cpus__open(&o, &set, "/", err, sizeof(err));
+	if (!p) {
+		printf("reopen: skipped, perf_event_open refused: %s\n", err);
+		return;
+	}
+	t0 = wall_s();
+	for (int i = 0; i < reps; i++) {
+		dtl_perf_cpus__close(p);
+		p = dtl_perf_cpus__open(&o, &set, "/", err, sizeof(err));
+		if (!p) {
+			printf("reopen: failed: %s\n", err);
+			return;
+		}
+	}
+	t = (wall_s() - t0) / reps;
+	dtl_perf_cpus__close(p);
+	printf("mask change (close + reopen + mmap), cpu-clock on %u CPUs, %d times:\n", cpus, reps);
+	printf("  per change    %8.3f ms; per event %.3f ms; 1920 CPUs ~ %.0f ms\n", t * 1e3,
+	       t / cpus * 1e3, t / cpus * 1920 * 1e3);
+}
+
 static long rss_kb(char *const argv[])
 {
 	struct rusage ru;
@@ -208,5 +310,7 @@ int main(int argc, char **argv)
 	printf("  ratio         %8.2fx\n", (double)kb_big / (double)kb_small);
 	bench_decode();
 	bench_frame();
+	bench_aux();
+	bench_reopen();
 	return 0;
 }

@@ -75,6 +75,31 @@ awk -F, '$3=="0"{exit !($4==3)}' "$tmp/dbg.csv" && ok || fail "cpu 0 dispatches:
 awk -F, '$3=="1"{exit !($4==2 && $NF==1)}' "$tmp/dbg.csv" && ok || fail "cpu 1: 2 entries, 1 bad"
 awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
 
+# --- the perf source on a fake root (no vpa_dtl PMU exists on x86)
+pmu=$tmp/pmu/sys/bus/event_source/devices/vpa_dtl
+mkdir -p "$pmu/events" "$tmp/pmu/sys/devices/system/cpu"
+echo 0 >"$tmp/pmu/sys/devices/system/cpu/online"
+echo "event=0x07" >"$pmu/events/dtl_all"
+echo zz >"$pmu/type"
+expect_error "perf: garbage PMU type" "vpa_dtl/type: not a PMU type: 'zz'" --root "$tmp/pmu" -b -n 1
+echo 9999 >"$pmu/type"
+expect_error "perf: auto picks the PMU when present" "vpa_dtl on CPU 0" --root "$tmp/pmu" -b -n 1
+rm "$pmu/events/dtl_all"
+expect_error "perf: events missing" "events/dtl_all" --source=perf --root "$tmp/pmu" -b -n 1
+echo "event=0x07" >"$pmu/events/dtl_all"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	chmod -R a+rX "$tmp"
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$DTLTOP" --root "$tmp/pmu" -b -n 1 2>&1 </dev/null)
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "CAP_PERFMON" <<<"$out" && grep -q "setcap cap_perfmon+ep" <<<"$out" \
+		&& grep -q perf_event_paranoid <<<"$out" && [ "$(wc -l <<<"$out")" -eq 1 ]; then ok
+	else fail "unprivileged perf: rc $rc: $out"; fi
+else
+	echo "SKIP unprivileged perf test: not root or no setpriv"
+fi
+expect_error "perf: no PMU at all" "no vpa_dtl PMU" --source=perf --root "$tmp/empty" -b -n 1
+
 # --- bad input: one line, exit 2, the value named
 expect_error "unknown option" "--frobnicate" --frobnicate
 expect_error "zero interval" "'0'" -d 0
@@ -87,7 +112,6 @@ expect_error "bad events" "bogus" -e cede,bogus
 expect_error "bad format" "yaml" --format=yaml
 expect_error "no source" "--sim" --root "$tmp/empty" -b -n 1
 expect_error "debugfs missing" "powerpc/dtl" --source=debugfs --root "$tmp/empty" -b -n 1
-expect_error "perf source absent" "perf" --source=perf -b -n 1
 expect_error "cpu filter empty" "-C" --sim=vcpus=4 -C 8 -b -n 1
 mkdir -p "$tmp/g/sys/kernel/debug/powerpc/dtl" "$tmp/g/sys/devices/system/cpu"
 echo "zz" >"$tmp/g/sys/devices/system/cpu/online"

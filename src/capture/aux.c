@@ -61,6 +61,35 @@ size_t dtl_aux__consume(struct dtl_aux *a, const uint8_t *base, uint64_t head,
 		a->pos = head;
 		return 0;
 	}
+	if (!a->upstream) {
+		/* A true ring: one or two memcpy for the lot, then check timebases. */
+		uint64_t avail = (head - a->pos) / DTL_ENTRY_SIZE;
+		size_t take_n, k = 0;
+
+		if (!a->header_seen && avail) {
+			uint8_t first[DTL_ENTRY_SIZE];
+
+			ring_copy(base, a->size, a->pos, first, DTL_ENTRY_SIZE);
+			if (!take(a, first)) {
+				a->pos += DTL_ENTRY_SIZE;
+				avail--;
+			}
+		}
+		take_n = avail < max ? (size_t)avail : max;
+
+		ring_copy(base, a->size, a->pos, out, take_n * DTL_ENTRY_SIZE);
+		a->pos += take_n * DTL_ENTRY_SIZE;
+		for (size_t i = 0; i < take_n; i++) {
+			uint8_t *rec = out + i * DTL_ENTRY_SIZE;
+
+			if (!take(a, rec))
+				continue;
+			if (k != i)
+				memmove(out + k * DTL_ENTRY_SIZE, rec, DTL_ENTRY_SIZE);
+			k++;
+		}
+		return k;
+	}
 	while (n < max && head - a->pos >= DTL_ENTRY_SIZE) {
 		uint64_t off = a->pos % a->size;
 
@@ -127,6 +156,7 @@ uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint
 			memcpy(&lost, rec + 16, 8);
 			news->lost += lost;
 		}
+		news->records++;
 		tail += len;
 	}
 	return tail;

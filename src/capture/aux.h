@@ -38,6 +38,7 @@ size_t dtl_aux__consume(struct dtl_aux *a, const uint8_t *base, uint64_t head,
 
 /* What the perf main ring said since the last call. */
 struct dtl_ring_news {
+	uint64_t records;			/* of any type */
 	uint64_t aux_records;
 	uint64_t truncated, partial, collision;	/* PERF_RECORD_AUX flags */
 	uint64_t lost;				/* PERF_RECORD_LOST */

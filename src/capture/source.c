@@ -22,23 +22,19 @@ static const struct dtl_source_ops *pick(const struct dtl_source_opts *o,
 	case DTL_SOURCE_DEBUGFS:
 		return &dtl_debugfs_ops;
 	case DTL_SOURCE_PERF:
-		snprintf(err, errlen, "the perf (vpa_dtl PMU) source is not in this version of "
-			 "dtltop; use --source=debugfs or --sim");
-		return NULL;
+		return &dtl_perf_ops;
 	case DTL_SOURCE_AUTO:
 		break;
 	}
+	if (dtl_sys__exists(root, DTL_PMU_DIR))
+		return &dtl_perf_ops;
 	if (dtl_sys__exists(root, DTL_DEBUGFS_DIR))
 		return &dtl_debugfs_ops;
 	dtl_sys__path(pmu, sizeof(pmu), root, DTL_PMU_DIR);
 	dtl_sys__path(dbg, sizeof(dbg), root, DTL_DEBUGFS_DIR);
-	if (dtl_sys__exists(root, DTL_PMU_DIR))
-		snprintf(err, errlen, "%s exists but this version of dtltop has no perf source, "
-			 "and %s is missing; run with --sim to use the simulator", pmu, dbg);
-	else
-		snprintf(err, errlen, "no DTL source: neither %s (Linux 6.18+ on a shared-processor "
-			 "LPAR) nor %s (debugfs, CONFIG_DTL) exists; run with --sim to use the "
-			 "simulator", pmu, dbg);
+	snprintf(err, errlen, "no DTL source: neither %s (Linux 6.18+ on a shared-processor "
+		 "LPAR) nor %s (debugfs, CONFIG_DTL) exists; run with --sim to use the "
+		 "simulator", pmu, dbg);
 	return NULL;
 }
 

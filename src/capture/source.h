@@ -97,6 +97,7 @@ struct dtl_source {
 
 extern const struct dtl_source_ops dtl_sim_ops;
 extern const struct dtl_source_ops dtl_debugfs_ops;
+extern const struct dtl_source_ops dtl_perf_ops;
 
 #define DTL_PMU_DIR "sys/bus/event_source/devices/vpa_dtl"
 #define DTL_DEBUGFS_DIR "sys/kernel/debug/powerpc/dtl"

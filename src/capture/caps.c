@@ -1,0 +1,74 @@
+/*
+ * caps.c - the capabilities dtltop holds, and when.
+ *
+ * Opening vpa_dtl events needs CAP_PERFMON (CAP_SYS_ADMIN on kernels that
+ * predate it); reading their mappings needs nothing. So once the events are
+ * open everything goes except that one, kept permitted but not effective
+ * for the reopen a mask change or a hotplugged CPU needs.
+ */
+#include "caps.h"
+
+#include <errno.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+static cap_value_t kept = CAP_PERFMON;
+
+static bool has(cap_t c, cap_value_t v, cap_flag_t set)
+{
+	cap_flag_value_t f = CAP_CLEAR;
+
+	return cap_get_flag(c, v, set, &f) == 0 && f == CAP_SET;
+}
+
+bool dtl_caps__can_perfmon(void)
+{
+	cap_t c = cap_get_proc();
+	bool ok;
+
+	if (!c)
+		return false;
+	ok = has(c, CAP_PERFMON, CAP_PERMITTED) || has(c, CAP_SYS_ADMIN, CAP_PERMITTED);
+	if (!has(c, CAP_PERFMON, CAP_PERMITTED) && has(c, CAP_SYS_ADMIN, CAP_PERMITTED))
+		kept = CAP_SYS_ADMIN;
+	cap_free(c);
+	return ok;
+}
+
+static int set_only(bool effective)
+{
+	cap_t c = cap_init();	/* all clear */
+	int rc, saved;
+
+	if (!c)
+		return -1;
+	rc = cap_set_flag(c, CAP_PERMITTED, 1, &kept, CAP_SET);
+	if (!rc && effective)
+		rc = cap_set_flag(c, CAP_EFFECTIVE, 1, &kept, CAP_SET);
+	if (!rc)
+		rc = cap_set_proc(c);
+	saved = errno;
+	cap_free(c);
+	errno = saved;
+	return rc;
+}
+
+int dtl_caps__drop(void)
+{
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	return set_only(false);
+}
+
+int dtl_caps__raise(void)
+{
+	return set_only(true);
+}
+
+int dtl_caps__lower(void)
+{
+	return set_only(false);
+}

@@ -1,0 +1,363 @@
+/*
+ * perf.c - the vpa_dtl PMU through libperf: one sampling event per CPU, its
+ * main ring for PERF_RECORD_AUX/LOST, its AUX area for the DTL entries.
+ *
+ * libperf opens and closes the events and maps the main ring; it has no AUX
+ * helper, so we set aux_offset/aux_size in the user page and map the event
+ * fd ourselves. libperf exposes no fd either: a single-CPU event is the only
+ * descriptor perf_evsel__open() creates, so it gets the lowest free number,
+ * which we reserve just before and verify with PERF_EVENT_IOC_ID after.
+ */
+#include "perf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+
+#include "aux.h"
+#include "dtl.h"
+#include "sys.h"
+
+#define DTL_PMU_REL "sys/bus/event_source/devices/vpa_dtl"
+
+int dtl_pmu__discover(const char *root, struct dtl_pmu *pmu, char *err, size_t errlen)
+{
+	char path[4096], buf[64], *end;
+	long type;
+
+	memset(pmu, 0, sizeof(*pmu));
+	dtl_sys__path(path, sizeof(path), root, DTL_PMU_REL);
+	if (!dtl_sys__exists(root, DTL_PMU_REL)) {
+		snprintf(err, errlen, "no vpa_dtl PMU at %s (it needs Linux 6.18+ on a "
+			 "shared-processor LPAR; on older kernels use --source=debugfs, or --sim)",
+			 path);
+		return -1;
+	}
+	if (dtl_sys__read(root, DTL_PMU_REL "/type", buf, sizeof(buf)) < 0) {
+		snprintf(err, errlen, "%s/type: %s", path, strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	type = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n') || type < 0 || type > INT32_MAX) {
+		snprintf(err, errlen, "%s/type: not a PMU type: '%.20s'", path,
+			 strtok(buf, "\n") ? buf : "");
+		return -1;
+	}
+	if (dtl_sys__read(root, DTL_PMU_REL "/events/dtl_all", buf, sizeof(buf)) < 0) {
+		snprintf(err, errlen, "%s/events/dtl_all: %s (not the vpa_dtl PMU dtltop knows?)",
+			 path, strerror(errno));
+		return -1;
+	}
+	pmu->type = (int)type;
+	pmu->aux_ring = dtl_sys__read(root, DTL_PMU_REL "/caps/aux_ring", buf, sizeof(buf)) > 0 &&
+			buf[0] == '1';
+	return 0;
+}
+
+bool dtl_pmu__upstream_mask(unsigned int mask)
+{
+	return mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x7;
+}
+
+void dtl_perf__explain(int e, const char *root, int cpu, char *buf, size_t len)
+{
+	char vds[16] = "", who[32] = "vpa_dtl";
+	const char *vstate = "not visible";
+
+	if (cpu >= 0)
+		snprintf(who, sizeof(who), "vpa_dtl on CPU %d", cpu);
+
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len, "%s: permission denied: it needs CAP_PERFMON "
+			 "(or root): run as root, or once 'setcap cap_perfmon+ep dtltop'; "
+			 "/proc/sys/kernel/perf_event_paranoid does not lift this", who);
+		break;
+	case EBUSY:
+		if (dtl_sys__read(root, "proc/powerpc/vcpudispatch_stats", vds, sizeof(vds)) >= 0)
+			vstate = strncmp(vds, "off", 3) ? "ENABLED" : "off";
+		snprintf(buf, len, "%s: busy: another DTL user holds it; "
+			 "candidates: /proc/powerpc/vcpudispatch_stats (%s; 'echo 0 >' it), a "
+			 "reader of /sys/kernel/debug/powerpc/dtl/cpu-N (see 'fuser'), another "
+			 "perf session on vpa_dtl (see 'pgrep -a perf')", who, vstate);
+		break;
+	case ENOMEM:
+		snprintf(buf, len, "%s: out of memory for the ring buffers: "
+			 "raise /proc/sys/kernel/perf_event_mlock_kb or 'ulimit -l'", who);
+		break;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, len, "%s: too many open files: raise 'ulimit -n' "
+			 "(one descriptor per CPU)", who);
+		break;
+	case ENOENT:
+	case ENODEV:
+		snprintf(buf, len, "%s: no such PMU or CPU (%s)", who, strerror(e));
+		break;
+	default:
+		snprintf(buf, len, "%s: %s", who, strerror(e));
+		break;
+	}
+}
+
+struct pcpu {
+	struct perf_evsel *evsel;
+	int fd;
+	struct perf_event_mmap_page *pg;
+	uint8_t *data;
+	uint64_t data_size;
+	uint8_t *aux;
+	size_t aux_len;
+	struct dtl_aux st;
+	uint64_t lost_seen;
+};
+
+struct dtl_perf_cpus {
+	struct dtl_perf_opts o;
+	char root[4096];
+	long page;
+	struct perf_thread_map *threads;
+	struct pcpu *c;		/* by CPU number, evsel NULL when closed */
+	unsigned int nr;
+	struct pollfd *pfd;
+};
+
+static int lowest_free_fd(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
+{
+	struct pcpu *c = &p->c[cpu];
+
+	if (!c->evsel)
+		return;
+	if (c->aux)
+		munmap(c->aux, c->aux_len);
+	perf_evsel__munmap(c->evsel);
+	perf_evsel__close(c->evsel);
+	perf_evsel__delete(c->evsel);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	struct pcpu *c = &p->c[cpu];
+	struct perf_cpu_map *map;
+	char list[16];
+	uint64_t id;
+	int rc, want;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = p->o.type;
+	attr.config = p->o.config;
+	attr.sample_period = p->o.period_ns;
+	snprintf(list, sizeof(list), "%u", cpu);
+	map = perf_cpu_map__new(list);
+	c->evsel = perf_evsel__new(&attr);
+	if (!map || !c->evsel) {
+		perf_cpu_map__put(map);
+		perf_evsel__delete(c->evsel);
+		c->evsel = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	want = lowest_free_fd();
+	rc = perf_evsel__open(c->evsel, map, p->threads);
+	perf_cpu_map__put(map);
+	if (rc) {
+		dtl_perf__explain(-rc > 0 ? -rc : errno, p->root, (int)cpu, err, errlen);
+		perf_evsel__delete(c->evsel);
+		c->evsel = NULL;
+		return -1;
+	}
+	c->fd = want;
+	if (want < 0 || ioctl(want, PERF_EVENT_IOC_ID, &id) != 0) {
+		snprintf(err, errlen, "CPU %u: cannot find the event's descriptor", cpu);
+		goto fail;
+	}
+	/* One data page is plenty: it only carries AUX and LOST records. */
+	if (perf_evsel__mmap(c->evsel, 1)) {
+		dtl_perf__explain(errno ? errno : ENOMEM, p->root, (int)cpu, err, errlen);
+		goto fail;
+	}
+	c->pg = perf_evsel__mmap_base(c->evsel, 0, 0);
+	c->data = (uint8_t *)c->pg + p->page;
+	c->data_size = (uint64_t)p->page;
+	if (p->o.aux) {
+		c->aux_len = p->o.aux_bytes;
+		c->pg->aux_offset = 2 * (uint64_t)p->page;
+		c->pg->aux_size = c->aux_len;
+		c->aux = mmap(NULL, c->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+			      (off_t)c->pg->aux_offset);
+		if (c->aux == MAP_FAILED) {
+			c->aux = NULL;
+			dtl_perf__explain(errno, p->root, (int)cpu, err, errlen);
+			goto fail;
+		}
+		dtl_aux__init(&c->st, c->aux_len, !p->o.aux_ring);
+	}
+	return 0;
+fail:
+	close_cpu(p, cpu);
+	return -1;
+}
+
+/* libperf prints to stderr by default; our errors say it better, once. */
+static int quiet(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
+struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
+					  const struct dtl_cpuset *set,
+					  const char *root, char *err, size_t errlen)
+{
+	struct dtl_perf_cpus *p = calloc(1, sizeof(*p));
+	static bool libperf_ready;
+	unsigned int cpu;
+
+	/* libperf learns the page size here; without it, every mmap fails. */
+	if (!libperf_ready) {
+		libperf_init(quiet);
+		libperf_ready = true;
+	}
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->o = *o;
+	snprintf(p->root, sizeof(p->root), "%s", root ? root : "/");
+	p->page = sysconf(_SC_PAGESIZE);
+	if (p->o.aux) {
+		size_t pages = (p->o.aux_bytes + (size_t)p->page - 1) / (size_t)p->page, pow = 1;
+
+		while (pow < pages)
+			pow *= 2;
+		p->o.aux_bytes = pow * (size_t)p->page;	/* the kernel wants 2^n pages */
+	}
+	p->nr = DTL_MAX_CPUS;
+	p->c = calloc(p->nr, sizeof(*p->c));
+	p->pfd = calloc(p->nr, sizeof(*p->pfd));
+	p->threads = perf_thread_map__new_dummy();
+	if (!p->c || !p->pfd || !p->threads) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (unsigned int i = 0; i < p->nr; i++)
+		p->c[i].fd = -1;
+	dtl_cpuset__for_each(cpu, set)
+		if (open_cpu(p, cpu, err, errlen))
+			goto fail;
+	return p;
+fail:
+	dtl_perf_cpus__close(p);
+	return NULL;
+}
+
+void dtl_perf_cpus__close(struct dtl_perf_cpus *p)
+{
+	if (!p)
+		return;
+	for (unsigned int i = 0; p->c && i < p->nr; i++)
+		close_cpu(p, i);
+	perf_thread_map__put(p->threads);
+	free(p->c);
+	free(p->pfd);
+	free(p);
+}
+
+int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
+{
+	if (cpu >= p->nr || p->c[cpu].evsel)
+		return 0;
+	return open_cpu(p, cpu, err, errlen);
+}
+
+void dtl_perf_cpus__remove(struct dtl_perf_cpus *p, unsigned int cpu)
+{
+	if (cpu < p->nr)
+		close_cpu(p, cpu);
+}
+
+bool dtl_perf_cpus__has(const struct dtl_perf_cpus *p, unsigned int cpu)
+{
+	return cpu < p->nr && p->c[cpu].evsel;
+}
+
+int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms)
+{
+	nfds_t n = 0;
+
+	for (unsigned int i = 0; i < p->nr; i++)
+		if (p->c[i].evsel) {
+			p->pfd[n].fd = p->c[i].fd;
+			p->pfd[n].events = POLLIN;
+			p->pfd[n].revents = 0;
+			n++;
+		}
+	return poll(p->pfd, n, timeout_ms);
+}
+
+int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out, size_t max,
+			 struct dtl_perf_news *news)
+{
+	struct dtl_ring_news rn = { 0 };
+	struct perf_counts_values counts = { .val = 0 };
+	struct pcpu *c;
+	uint64_t head, junk;
+
+	memset(news, 0, sizeof(*news));
+	if (cpu >= p->nr || !p->c[cpu].evsel)
+		return -1;
+	c = &p->c[cpu];
+	/* The kernel writes the data before it publishes the head. */
+	head = __atomic_load_n(&c->pg->data_head, __ATOMIC_ACQUIRE);
+	c->pg->data_tail = dtl_ring__parse(c->data, c->data_size, c->pg->data_tail, head, &rn);
+	news->records = rn.records;
+	news->truncated = rn.truncated;
+	news->partial = rn.partial;
+	if (c->aux) {
+		junk = c->st.junk_bytes;
+		head = __atomic_load_n(&c->pg->aux_head, __ATOMIC_ACQUIRE);
+		news->n = dtl_aux__consume(&c->st, c->aux, head, out, max);
+		news->junk = c->st.junk_bytes - junk;
+		/* Done reading before the kernel may reuse the space. */
+		__atomic_store_n(&c->pg->aux_tail, c->st.pos, __ATOMIC_RELEASE);
+	}
+	if (perf_evsel__read(c->evsel, 0, 0, &counts) == 0 && counts.val > c->lost_seen) {
+		news->lost = counts.val - c->lost_seen;
+		c->lost_seen = counts.val;
+	}
+	/* A TRUNCATED record means the core disabled the event: space is free now. */
+	if (rn.truncated) {
+		perf_evsel__enable(c->evsel);
+		news->reenabled = true;
+	}
+	return 0;
+}

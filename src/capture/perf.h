@@ -1,0 +1,65 @@
+/*
+ * perf.h - the vpa_dtl perf PMU source's parts that tests drive directly:
+ * discovery on a --root tree, and per-CPU events of any type, so the libperf
+ * plumbing runs for real on a software event where no vpa_dtl PMU exists.
+ */
+#ifndef DTL_PERF_H
+#define DTL_PERF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuset.h"
+
+struct dtl_pmu {
+	int type;		/* perf_event_attr.type */
+	bool aux_ring;		/* caps/aux_ring: kernel/vpa-dtl.c's ring layout */
+};
+
+/* Reads <root>/sys/bus/event_source/devices/vpa_dtl; -1 with a one-line reason. */
+int dtl_pmu__discover(const char *root, struct dtl_pmu *pmu, char *err, size_t errlen);
+
+/* The masks the 6.18 driver accepts; ours accepts any non-zero subset. */
+bool dtl_pmu__upstream_mask(unsigned int mask);
+
+/* An errno from perf_event_open or mmap, explained for an LPAR admin (cpu -1: none). */
+void dtl_perf__explain(int err, const char *root, int cpu, char *buf, size_t len);
+
+struct dtl_perf_cpus;
+
+struct dtl_perf_opts {
+	uint32_t type;		/* PMU type (a software type in tests) */
+	uint64_t config;
+	uint64_t period_ns;
+	bool aux;		/* map an AUX area (vpa_dtl); false for software events */
+	bool aux_ring;
+	size_t aux_bytes;
+};
+
+/* One sampling event per CPU in set, opened through libperf and mapped. */
+struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
+					  const struct dtl_cpuset *set,
+					  const char *root, char *err, size_t errlen);
+void dtl_perf_cpus__close(struct dtl_perf_cpus *p);
+/* Open or close single CPUs (hotplug); -1 with err if an open fails. */
+int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen);
+void dtl_perf_cpus__remove(struct dtl_perf_cpus *p, unsigned int cpu);
+bool dtl_perf_cpus__has(const struct dtl_perf_cpus *p, unsigned int cpu);
+/* poll(2) on every event fd. */
+int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms);
+
+struct dtl_perf_news {
+	size_t n;		/* entries in out */
+	uint64_t lost;		/* the driver's count went up by this */
+	uint64_t junk;		/* bytes skipped in the AUX area */
+	uint64_t records;	/* main-ring records seen (any type) */
+	uint64_t truncated, partial;
+	bool reenabled;		/* the kernel had disabled it (AUX full) */
+};
+
+/* Drain one CPU's rings: entries into out (max entries), the rest in news. */
+int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out, size_t max,
+			 struct dtl_perf_news *news);
+
+#endif

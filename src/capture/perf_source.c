@@ -1,0 +1,263 @@
+/*
+ * perf_source.c - the vpa_dtl PMU as a dtltop source: discovery, privileges,
+ * mask changes by reopening, CPU hotplug, and user-space filtering where the
+ * kernel refuses a mask (the 6.18 driver takes only 0x1, 0x2, 0x4, 0x7).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "caps.h"
+#include "dtl.h"
+#include "perf.h"
+#include "source.h"
+#include "sys.h"
+
+#define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
+#define AUX_BYTES (128 * 1024)
+#define OUT_ENTRIES 1024
+
+struct psrc {
+	char root[4096];
+	struct dtl_pmu pmu;
+	struct dtl_perf_opts po;
+	struct dtl_perf_cpus *cpus;
+	bool have_filter;
+	struct dtl_cpuset filter;
+	bool user_filter;		/* entries the kernel mask lets through but we don't */
+	bool caps;			/* we manage capabilities (not in tests) */
+	unsigned int next_cpu;
+	double reopen_ms;
+	uint8_t out[OUT_ENTRIES * DTL_ENTRY_SIZE];
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void describe(struct dtl_source *src)
+{
+	struct psrc *p = src->priv;
+
+	snprintf(src->detail, sizeof(src->detail), "vpa_dtl type %d, %s AUX layout%s",
+		 p->pmu.type, p->pmu.aux_ring ? "ring" : "6.18",
+		 p->user_filter ? ", mask filtered in user space (kernel has 0x7)" : "");
+	if (p->reopen_ms > 0) {
+		size_t len = strlen(src->detail);
+
+		snprintf(src->detail + len, sizeof(src->detail) - len, ", reopen %.1f ms",
+			 p->reopen_ms);
+	}
+}
+
+static int wanted(struct psrc *p, struct dtl_cpuset *set, char *err, size_t errlen)
+{
+	if (dtl_sys__online(p->root, set, err, errlen))
+		return -1;
+	if (p->have_filter)
+		dtl_cpuset__and(set, &p->filter);
+	return 0;
+}
+
+/* Open every wanted CPU with the kernel mask for `mask`; privileges raised only for this. */
+static int open_all(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	struct psrc *p = src->priv;
+	struct dtl_cpuset set;
+	int rc;
+
+	if (wanted(p, &set, err, errlen))
+		return -1;
+	if (!dtl_cpuset__count(&set)) {
+		snprintf(err, errlen, "no online CPU is selected (-C)");
+		return -1;
+	}
+	p->user_filter = !p->pmu.aux_ring && !dtl_pmu__upstream_mask(mask);
+	p->po.config = p->user_filter ? DTL_MASK_ALL : mask;
+	if (p->caps && dtl_caps__raise())
+		snprintf(err, errlen, "cannot raise CAP_PERFMON: %s", strerror(errno));
+	p->cpus = dtl_perf_cpus__open(&p->po, &set, p->root, err, errlen);
+	rc = p->cpus ? 0 : -1;
+	if (p->caps && dtl_caps__drop() && !rc) {
+		snprintf(err, errlen, "cannot drop capabilities: %s", strerror(errno));
+		dtl_perf_cpus__close(p->cpus);
+		p->cpus = NULL;
+		rc = -1;
+	}
+	if (!rc)
+		src->cpus = set;
+	return rc;
+}
+
+static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
+		     char *err, size_t errlen)
+{
+	struct psrc *p = calloc(1, sizeof(*p));
+	struct dtl_cpuset possible;
+	const char *note;
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	src->priv = p;
+	snprintf(p->root, sizeof(p->root), "%s", o->root ? o->root : "/");
+	p->have_filter = o->have_cpus;
+	p->filter = o->cpus;
+	if (dtl_pmu__discover(p->root, &p->pmu, err, errlen))
+		goto fail;
+	p->caps = true;
+	if (!dtl_caps__can_perfmon()) {
+		dtl_perf__explain(EACCES, p->root, -1, err, errlen);
+		goto fail;
+	}
+	/* One descriptor per CPU: 1920 CPUs break the usual soft limit of 1024. */
+	{
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
+	p->po.type = (uint32_t)p->pmu.type;
+	p->po.period_ns = PERIOD_NS;
+	p->po.aux = true;
+	p->po.aux_ring = p->pmu.aux_ring;
+	p->po.aux_bytes = AUX_BYTES;
+	if (dtl_sys__possible(p->root, &possible) == 0)
+		src->nr_cpus = dtl_cpuset__end(&possible);
+	if (open_all(src, src->mask, err, errlen))
+		goto fail;
+	if (dtl_cpuset__end(&src->cpus) > src->nr_cpus)
+		src->nr_cpus = dtl_cpuset__end(&src->cpus);
+	src->tb_freq = dtl_sys__timebase(p->root, &note);
+	describe(src);
+	return 0;
+fail:
+	free(p);
+	src->priv = NULL;
+	return -1;
+}
+
+static void perf_close(struct dtl_source *src)
+{
+	struct psrc *p = src->priv;
+
+	dtl_perf_cpus__close(p->cpus);
+	free(p);
+}
+
+static int perf_poll(struct dtl_source *src, int timeout_ms)
+{
+	struct psrc *p = src->priv;
+
+	return dtl_perf_cpus__poll(p->cpus, timeout_ms) < 0 ? -1 : 1;
+}
+
+/* Keep the entries whose kind the user asked for; the kernel logged more. */
+static size_t filter(const uint8_t *in, size_t n, unsigned int mask, uint8_t *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (mask & dtl_preempt__mask_bit(in[i * DTL_ENTRY_SIZE + 1])) {
+			if (out + k * DTL_ENTRY_SIZE != in + i * DTL_ENTRY_SIZE)
+				memmove(out + k * DTL_ENTRY_SIZE, in + i * DTL_ENTRY_SIZE,
+					DTL_ENTRY_SIZE);
+			k++;
+		}
+	return k;
+}
+
+static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	struct psrc *p = src->priv;
+	struct dtl_perf_news news;
+
+	for (; p->next_cpu < DTL_MAX_CPUS; p->next_cpu++) {
+		unsigned int cpu = p->next_cpu;
+
+		if (!dtl_perf_cpus__has(p->cpus, cpu) ||
+		    dtl_perf_cpus__drain(p->cpus, cpu, p->out, OUT_ENTRIES, &news))
+			continue;
+		if (!news.n && !news.lost && !news.junk)
+			continue;
+		c->cpu = cpu;
+		c->data = p->out;
+		c->n = p->user_filter ? filter(p->out, news.n, src->mask, p->out) : news.n;
+		c->lost = news.lost;
+		c->bad = news.junk ? 1 : 0;
+		if (news.n < OUT_ENTRIES)
+			p->next_cpu++;		/* otherwise more may wait here */
+		return 1;
+	}
+	p->next_cpu = 0;
+	return 0;
+}
+
+/* A DLPAR remove is not an error; an added CPU is opened within an interval. */
+static void perf_tick(struct dtl_source *src, uint64_t interval_ns)
+{
+	struct psrc *p = src->priv;
+	struct dtl_cpuset now;
+	char err[512];
+	unsigned int cpu;
+
+	(void)interval_ns;
+	if (wanted(p, &now, err, sizeof(err)))
+		return;
+	for (cpu = 0; cpu < DTL_MAX_CPUS; cpu++) {
+		bool want = dtl_cpuset__has(&now, cpu), have = dtl_perf_cpus__has(p->cpus, cpu);
+
+		if (have && !want) {
+			dtl_perf_cpus__remove(p->cpus, cpu);
+			dtl_cpuset__unset(&src->cpus, cpu);
+		} else if (!have && want) {
+			if (p->caps)
+				dtl_caps__raise();
+			if (dtl_perf_cpus__add(p->cpus, cpu, err, sizeof(err)) == 0)
+				dtl_cpuset__set(&src->cpus, cpu);
+			if (p->caps)
+				dtl_caps__lower();
+		}
+	}
+	if (dtl_cpuset__end(&src->cpus) > src->nr_cpus)
+		src->nr_cpus = dtl_cpuset__end(&src->cpus);
+}
+
+static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	struct psrc *p = src->priv;
+	double t0 = now_ms();
+	char ignored[512];
+
+	dtl_perf_cpus__close(p->cpus);
+	p->cpus = NULL;
+	if (open_all(src, mask, err, errlen)) {
+		/* Capture something rather than nothing: the old mask again. */
+		open_all(src, src->mask, ignored, sizeof(ignored));
+		return -1;
+	}
+	p->reopen_ms = now_ms() - t0;
+	src->mask = mask;
+	describe(src);
+	return 0;
+}
+
+const struct dtl_source_ops dtl_perf_ops = {
+	.name = "perf",
+	.open = perf_open,
+	.close = perf_close,
+	.poll = perf_poll,
+	.read = perf_read,
+	.tick = perf_tick,
+	.set_mask = perf_set_mask,
+};
