@@ -201,8 +201,17 @@ static void emit_batch(struct app *a, bool first)
 		dtl_csv__rows(a->out, &a->table);
 	} else {
 		dtl_mask__format(dtl_source__mask(a->src), mask, sizeof(mask));
-		snprintf(title, sizeof(title), "%s %s  mask %s  %u vCPUs", dtl_source__name(a->src),
-			 dtl_source__detail(a->src), mask, dtl_stats__nr_online(a->stats));
+		int len = snprintf(title, sizeof(title), "%s %s  mask %s  %u vCPUs",
+				   dtl_source__name(a->src), dtl_source__detail(a->src), mask,
+				   dtl_stats__nr_online(a->stats));
+
+		if (a->lparcfg.present && len > 0 && (size_t)len < sizeof(title))
+			snprintf(title + len, sizeof(title) - (size_t)len,
+				 "\nLPAR ent %.2f  %s %s  VPs %u  pool %.2f  lparcfg dispatches %s%lld",
+				 a->lparcfg.entitlement, a->lparcfg.shared ? "shared" : "dedicated",
+				 a->lparcfg.capped ? "capped" : "uncapped", a->lparcfg.active_vps,
+				 a->lparcfg.pool_capacity, a->lpar_delta >= 0 ? "+" : "",
+				 a->lpar_delta);
 		dtl_text__table(a->out, &a->table, title);
 	}
 	fflush(a->out);
@@ -260,6 +269,8 @@ static int run(struct app *a)
 		} else {
 			refill(a, ts);
 			emit_batch(a, done == 0);
+			if (ferror(a->out) && errno == EPIPE)
+				return 0;	/* the reader left, as with `| head` */
 			if (ferror(a->out)) {
 				fprintf(stderr, "dtltop: writing %s: %s\n",
 					a->o.output ? a->o.output : "stdout", strerror(errno));

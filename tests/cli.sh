@@ -74,6 +74,8 @@ grep -q '^0x2$' "$root/sys/kernel/debug/powerpc/dtl/dtl_event_mask" && ok || fai
 awk -F, '$3=="0"{exit !($4==3)}' "$tmp/dbg.csv" && ok || fail "cpu 0 dispatches: $(cat "$tmp/dbg.csv")"
 awk -F, '$3=="1"{exit !($4==2 && $NF==1)}' "$tmp/dbg.csv" && ok || fail "cpu 1: 2 entries, 1 bad"
 awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
+"$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  lparcfg dispatches +0$' \
+	&& ok || fail "batch text shows the lparcfg facts"
 
 # --- the perf source on a fake root (no vpa_dtl PMU exists on x86)
 pmu=$tmp/pmu/sys/bus/event_source/devices/vpa_dtl

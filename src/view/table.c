@@ -124,7 +124,7 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 	bool first = true;
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
-	fprintf(f, "%s  %s  interval %.3fs\n", ts, title, t->all.interval_s);
+	fprintf(f, "%s  interval %.3fs  %s\n", ts, t->all.interval_s, title);
 	fprintf(f, "all: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.2f%%  "
 		"latency p50 %.2fus p99 %.2fus max %.2fus  lost %llu\n",
 		(unsigned long long)t->all.dispatches, t->all.dispatch_per_s,
