@@ -111,14 +111,13 @@ static int open_all(struct dtl_source *src, char *err, size_t errlen)
 }
 
 /* The CPUs we should capture: online, within -C, and with a cpu-N file slot. */
+/* The CPUs we should capture: online, within -C, and with a cpu-N file slot. */
 static int wanted(struct dbg *d, struct dtl_cpuset *set, char *err, size_t errlen)
 {
 	unsigned int cpu;
 
-	if (dtl_sys__online(d->root, set, err, errlen))
+	if (dtl_source__online_cpus(d->root, d->have_filter ? &d->filter : NULL, set, err, errlen))
 		return -1;
-	if (d->have_filter)
-		dtl_cpuset__and(set, &d->filter);
 	dtl_cpuset__for_each(cpu, set)
 		if (cpu >= d->nr)
 			dtl_cpuset__unset(set, cpu);
@@ -229,28 +228,30 @@ static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
 	return 0;
 }
 
+static int dbg_add(struct dtl_source *src, unsigned int cpu)
+{
+	char err[512];
+
+	return open_cpu(src->priv, cpu, err, sizeof(err));
+}
+
+static void dbg_remove(struct dtl_source *src, unsigned int cpu)
+{
+	struct dbg *d = src->priv;
+
+	close(d->fd[cpu]);
+	d->fd[cpu] = -1;
+}
+
 /* Follow CPU hotplug once per interval: a DLPAR remove is not an error. */
 static void dbg_tick(struct dtl_source *src, uint64_t interval_ns)
 {
-	struct dbg *d = src->priv;
 	struct dtl_cpuset now;
 	char err[512];
-	unsigned int cpu;
 
 	(void)interval_ns;
-	if (wanted(d, &now, err, sizeof(err)))
-		return;
-	for (cpu = 0; cpu < d->nr; cpu++) {
-		bool want = dtl_cpuset__has(&now, cpu), have = d->fd[cpu] >= 0;
-
-		if (have && !want) {
-			close(d->fd[cpu]);
-			d->fd[cpu] = -1;
-			dtl_cpuset__unset(&src->cpus, cpu);
-		} else if (!have && want && open_cpu(d, cpu, err, sizeof(err)) == 0) {
-			dtl_cpuset__set(&src->cpus, cpu);
-		}
-	}
+	if (wanted(src->priv, &now, err, sizeof(err)) == 0)
+		dtl_source__follow(src, &now, dbg_add, dbg_remove);
 }
 
 static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)

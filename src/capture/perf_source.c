@@ -59,11 +59,8 @@ static void describe(struct dtl_source *src)
 
 static int wanted(struct psrc *p, struct dtl_cpuset *set, char *err, size_t errlen)
 {
-	if (dtl_sys__online(p->root, set, err, errlen))
-		return -1;
-	if (p->have_filter)
-		dtl_cpuset__and(set, &p->filter);
-	return 0;
+	return dtl_source__online_cpus(p->root, p->have_filter ? &p->filter : NULL, set, err,
+				       errlen);
 }
 
 /* Open every wanted CPU with the kernel mask for `mask`; privileges raised only for this. */
@@ -203,34 +200,38 @@ static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 	return 0;
 }
 
+static int perf_add(struct dtl_source *src, unsigned int cpu)
+{
+	struct psrc *p = src->priv;
+	char err[512];
+	int rc;
+
+	if (p->caps)
+		dtl_caps__raise();
+	rc = dtl_perf_cpus__add(p->cpus, cpu, err, sizeof(err));
+	if (p->caps)
+		dtl_caps__lower();
+	if (!rc && cpu >= src->nr_cpus)
+		src->nr_cpus = cpu + 1;
+	return rc;
+}
+
+static void perf_remove(struct dtl_source *src, unsigned int cpu)
+{
+	struct psrc *p = src->priv;
+
+	dtl_perf_cpus__remove(p->cpus, cpu);
+}
+
 /* A DLPAR remove is not an error; an added CPU is opened within an interval. */
 static void perf_tick(struct dtl_source *src, uint64_t interval_ns)
 {
-	struct psrc *p = src->priv;
 	struct dtl_cpuset now;
 	char err[512];
-	unsigned int cpu;
 
 	(void)interval_ns;
-	if (wanted(p, &now, err, sizeof(err)))
-		return;
-	for (cpu = 0; cpu < DTL_MAX_CPUS; cpu++) {
-		bool want = dtl_cpuset__has(&now, cpu), have = dtl_perf_cpus__has(p->cpus, cpu);
-
-		if (have && !want) {
-			dtl_perf_cpus__remove(p->cpus, cpu);
-			dtl_cpuset__unset(&src->cpus, cpu);
-		} else if (!have && want) {
-			if (p->caps)
-				dtl_caps__raise();
-			if (dtl_perf_cpus__add(p->cpus, cpu, err, sizeof(err)) == 0)
-				dtl_cpuset__set(&src->cpus, cpu);
-			if (p->caps)
-				dtl_caps__lower();
-		}
-	}
-	if (dtl_cpuset__end(&src->cpus) > src->nr_cpus)
-		src->nr_cpus = dtl_cpuset__end(&src->cpus);
+	if (wanted(src->priv, &now, err, sizeof(err)) == 0)
+		dtl_source__follow(src, &now, perf_add, perf_remove);
 }
 
 static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)

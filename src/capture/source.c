@@ -136,3 +136,29 @@ bool dtl_source__synthetic(const struct dtl_source *src)
 {
 	return src->ops->synthetic;
 }
+
+int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
+			    struct dtl_cpuset *set, char *err, size_t errlen)
+{
+	if (dtl_sys__online(root, set, err, errlen))
+		return -1;
+	if (filter)
+		dtl_cpuset__and(set, filter);
+	return 0;
+}
+
+void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
+			int (*add)(struct dtl_source *src, unsigned int cpu),
+			void (*remove)(struct dtl_source *src, unsigned int cpu))
+{
+	for (unsigned int cpu = 0; cpu < DTL_MAX_CPUS; cpu++) {
+		bool w = dtl_cpuset__has(want, cpu), have = dtl_cpuset__has(&src->cpus, cpu);
+
+		if (have && !w) {
+			remove(src, cpu);
+			dtl_cpuset__unset(&src->cpus, cpu);
+		} else if (!have && w && add(src, cpu) == 0) {
+			dtl_cpuset__set(&src->cpus, cpu);
+		}
+	}
+}

@@ -95,6 +95,17 @@ struct dtl_source {
 	char detail[256];
 };
 
+/* For the backends: CPUs online under root, within filter when it is not NULL. */
+int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
+			    struct dtl_cpuset *set, char *err, size_t errlen);
+/*
+ * Bring src->cpus to want, as a DLPAR change asks: remove the CPUs that
+ * left, add those that came (a failed add is retried next time).
+ */
+void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
+			int (*add)(struct dtl_source *src, unsigned int cpu),
+			void (*remove)(struct dtl_source *src, unsigned int cpu));
+
 extern const struct dtl_source_ops dtl_sim_ops;
 extern const struct dtl_source_ops dtl_debugfs_ops;
 extern const struct dtl_source_ops dtl_perf_ops;
