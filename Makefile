@@ -22,13 +22,14 @@ LIBPERF_LIBS := build/libperf/libperf.a build/libperf/libapi.a
 LIBPERF_DEP := build/libperf/.built
 endif
 override CFLAGS += $(LIBPERF_CFLAGS)
-LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lm
-CORE_LIBS := $(LIBPERF_LIBS) -lcap -lm
+LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
+CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
-	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c src/stats/stats.c src/view/columns.c \
+	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c \
+	src/capture/record.c src/capture/replay.c src/stats/stats.c src/view/columns.c \
 	src/view/table.c src/opts.c
 TUI := src/tui/tui.c src/tui/panels.c
 SRCS := $(CORE) $(TUI) src/main.c
@@ -74,7 +75,7 @@ build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
 
-FUZZERS := entries aux cpulist sysfiles simparams
+FUZZERS := entries aux recording cpulist sysfiles simparams
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 
@@ -122,16 +123,19 @@ check: deps-check dtltop build/dtltop-san build/unit build/unit-san build/kharne
 	DTLTOP=build/dtltop-san tests/tui.sh
 	tests/man.sh ./dtltop man/dtltop.1
 	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
-	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1
+	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
+		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
 	@echo "make check: all tests passed"
 
 bench: deps dtltop build/bench
 	build/bench ./dtltop
 
 install: dtltop
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
 	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
+	install -m 0644 man/dtltop-format.5 $(DESTDIR)$(PREFIX)/share/man/man5/dtltop-format.5
 	@echo "To use the vpa_dtl PMU without root: make setcap (setcap cap_perfmon+ep on the binary)"
 
 # Offered, not forced: lets non-root users open vpa_dtl events.

@@ -11,6 +11,7 @@
 #include "capture/aux.h"
 #include "capture/cpuset.h"
 #include "capture/dtl.h"
+#include "capture/record.h"
 #include "capture/sim.h"
 #include "capture/sys.h"
 #include "stats/stats.h"
@@ -73,6 +74,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tail = a.pos;
 	pos = dtl_ring__parse(data + 16, ring, tail, head, &news);
 	assert(pos == head || (pos >= tail && pos <= head));
+#elif defined(FUZZ_RECORDING)
+	/* Any bytes as a recording: an error, or events then a clean end or a warning. */
+	struct dtl_rec_meta m;
+	struct dtl_rec_event ev;
+	struct dtl_rec_reader *r;
+	char err[512];
+	FILE *f;
+	size_t events = 0;
+
+	if (!size)
+		return 0;
+	f = fmemopen((void *)data, size, "rb");
+	r = dtl_rec_reader__open(f, "fuzz.dtl", &m, err, sizeof(err));
+	if (!r) {
+		assert(!strncmp(err, "fuzz.dtl: ", 10));
+	} else {
+		assert(m.tb_freq && m.nr_cpus <= DTL_MAX_CPUS);
+		while (dtl_rec_reader__next(r, &ev) > 0) {
+			assert(ev.kind != DTL_REC_ENTRIES || ev.n * 48 <= DTL_REC_MAX_RAW);
+			events++;
+		}
+		dtl_rec_reader__close(r);
+	}
+	fclose(f);
+	(void)events;
 #elif defined(FUZZ_CPULIST)
 	char *str = cstr(data, size), err[256];
 	struct dtl_cpuset set;

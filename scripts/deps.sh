@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what dtltop needs, on Debian or Ubuntu, if missing.
-#   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev libcap-dev,
+#   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev libcap-dev
+#                          libzstd-dev zlib1g-dev,
 #                          and linux-source-6.12 (for libperf) unless pkg-config finds libperf
 #   scripts/deps.sh check  also: tmux (drives the TUI tests), mandoc (man page lint),
 #                          and for the kernel driver's real-tree build:
@@ -8,7 +9,7 @@
 #                          libssl-dev libelf-dev sparse
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 set -e
-pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev"
+pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev"
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
 [ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "capture/dtl.h"
+#include "capture/record.h"
 #include "capture/source.h"
 #include "capture/sys.h"
 #include "opts.h"
@@ -32,10 +34,14 @@ struct app {
 	struct dtl_tui *tui;
 	FILE *out;
 	char out_tmp[4096];
+	bool out_direct;		/* -o names a device or FIFO */
 	struct dtl_lparcfg lparcfg;
 	long long lpar_delta;
 	bool paused, since_start;
 	char status[512];
+	struct dtl_rec_writer *rec;
+	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
+	int exit_code;
 };
 
 static volatile sig_atomic_t stop;
@@ -54,11 +60,25 @@ static uint64_t now_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static void record_failed(struct app *a)
+{
+	char err[4096];
+
+	dtl_rec_writer__close(a->rec, err, sizeof(err));
+	a->rec = NULL;
+	snprintf(a->status, sizeof(a->status), "recording stopped: %.400s", err);
+	if (!a->tui)
+		fprintf(stderr, "dtltop: recording stopped: %s\n", err);
+	a->exit_code = 1;
+}
+
 static void drain(struct app *a)
 {
 	struct dtl_chunk c;
 
 	while (dtl_source__read(a->src, &c) > 0) {
+		if (a->rec && dtl_rec_writer__entries(a->rec, c.cpu, c.data, c.n, c.lost, c.bad))
+			record_failed(a);
 		dtl_stats__add_entries(a->stats, c.cpu, c.data, c.n);
 		if (c.lost)
 			dtl_stats__add_lost(a->stats, c.cpu, c.lost);
@@ -72,8 +92,19 @@ static void sync_online(struct app *a)
 	const struct dtl_cpuset *cpus = dtl_source__cpus(a->src);
 	unsigned int nr = dtl_stats__nr_cpus(a->stats);
 
-	for (unsigned int cpu = 0; cpu < nr; cpu++)
-		dtl_stats__set_online(a->stats, cpu, dtl_cpuset__has(cpus, cpu));
+	for (unsigned int cpu = 0; cpu < nr; cpu++) {
+		bool on = dtl_cpuset__has(cpus, cpu);
+
+		dtl_stats__set_online(a->stats, cpu, on);
+		if (a->rec && on != dtl_cpuset__has(&a->recorded_cpus, cpu)) {
+			if (dtl_rec_writer__cpu(a->rec, cpu, on))
+				record_failed(a);
+			if (on)
+				dtl_cpuset__set(&a->recorded_cpus, cpu);
+			else
+				dtl_cpuset__unset(&a->recorded_cpus, cpu);
+		}
+	}
 }
 
 static void read_lparcfg(struct app *a)
@@ -81,7 +112,10 @@ static void read_lparcfg(struct app *a)
 	uint64_t before = a->lparcfg.dispatches;
 	bool had = a->lparcfg.have_dispatches;
 
-	dtl_sys__lparcfg(a->o.src.root, &a->lparcfg);
+	if (dtl_source__lparcfg(a->src))
+		dtl_sys__parse_lparcfg(dtl_source__lparcfg(a->src), &a->lparcfg);
+	else
+		dtl_sys__lparcfg(a->o.src.root, &a->lparcfg);
 	a->lpar_delta = had && a->lparcfg.have_dispatches && a->lparcfg.dispatches >= before ?
 			(long long)(a->lparcfg.dispatches - before) : -1;
 }
@@ -138,6 +172,8 @@ static void set_mask(struct app *a, unsigned int mask)
 	}
 	dtl_mask__format(mask, text, sizeof(text));
 	snprintf(a->status, sizeof(a->status), "event mask now %s (0x%x)", text, mask);
+	if (a->rec && dtl_rec_writer__mask(a->rec, mask))
+		record_failed(a);
 }
 
 static void export(struct app *a)
@@ -217,6 +253,18 @@ static void emit_batch(struct app *a, bool first)
 	fflush(a->out);
 }
 
+/* A replay runs at its recorded pace times --speed; max (batch's default) never sleeps. */
+static void pace(struct app *a, bool *virt)
+{
+	double speed = a->o.have_speed ? a->o.speed : a->tui ? 1.0 : 0;
+
+	if (!dtl_source__recorded(a->src))
+		return;
+	*virt = speed == 0 && !a->tui;
+	if (!a->o.have_interval)
+		a->o.interval_s = dtl_source__recorded_interval(a->src) / (speed > 0 ? speed : 1e6);
+}
+
 static int run(struct app *a)
 {
 	uint64_t clk_ns;
@@ -224,8 +272,10 @@ static int run(struct app *a)
 	uint64_t start = now_ns(CLOCK_MONOTONIC), deadline;
 	long done = 0;
 
+	pace(a, &virt);
 	for (;;) {
 		uint64_t interval_ns = (uint64_t)(a->o.interval_s * 1e9), ts;
+		const char *warning;
 		double secs;
 
 		deadline = start + interval_ns;
@@ -249,17 +299,34 @@ static int run(struct app *a)
 		}
 		if (stop)
 			return 0;
+		if (a->paused && dtl_source__recorded(a->src)) {
+			start = deadline;	/* a paused replay stands still */
+			continue;
+		}
 		dtl_source__tick(a->src, interval_ns);
 		drain(a);
-		/* The simulator made exactly one interval; real time is what elapsed. */
-		if (dtl_source__synthetic(a->src))
-			secs = a->o.interval_s;
-		else
+		if (dtl_source__ended(a->src, &warning)) {
+			if (warning && !a->tui)
+				fprintf(stderr, "dtltop: warning: %s\n", warning);
+			if (!a->tui)
+				return 0;
+			snprintf(a->status, sizeof(a->status), "end of the recording%s%.400s",
+				 warning ? ": " : "", warning ? warning : "");
+			redraw(a);
+			while (!stop && handle(a, dtl_tui__wait(a->tui, 200)))
+				;
+			return 0;
+		}
+		/* Sources that know the interval (simulator, replay) say; else what elapsed. */
+		secs = dtl_source__interval(a->src);
+		if (secs <= 0)
 			secs = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
 		dtl_stats__end_interval(a->stats, secs);
 		sync_online(a);
 		read_lparcfg(a);
 		ts = dtl_source__clock(a->src, &clk_ns) ? clk_ns : now_ns(CLOCK_REALTIME);
+		if (a->rec && dtl_rec_writer__tick(a->rec, ts, secs))
+			record_failed(a);
 		if (a->tui) {
 			if (!a->paused) {
 				refill(a, ts);
@@ -286,13 +353,50 @@ static int run(struct app *a)
 	}
 }
 
+static int open_recording(struct app *a, char *err, size_t errlen)
+{
+	struct dtl_rec_meta m;
+	uint64_t clk;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "%s", DTLTOP_VERSION);
+	gethostname(m.host, sizeof(m.host) - 1);
+	snprintf(m.source, sizeof(m.source), "%s", dtl_source__name(a->src));
+	snprintf(m.detail, sizeof(m.detail), "%s", dtl_source__detail(a->src));
+	m.tb_freq = dtl_source__tb_freq(a->src);
+	m.start_ns = dtl_source__clock(a->src, &clk) ? clk : now_ns(CLOCK_REALTIME);
+	m.interval_s = a->o.interval_s;
+	m.mask = dtl_source__mask(a->src);
+	m.nr_cpus = dtl_source__nr_cpus(a->src);
+	m.cpus = *dtl_source__cpus(a->src);
+	if (dtl_source__lparcfg(a->src))
+		snprintf(m.lparcfg, sizeof(m.lparcfg), "%s", dtl_source__lparcfg(a->src));
+	else if (dtl_sys__read(a->o.src.root, "proc/powerpc/lparcfg", m.lparcfg,
+			       sizeof(m.lparcfg)) < 0)
+		m.lparcfg[0] = '\0';
+	a->recorded_cpus = m.cpus;
+	a->rec = dtl_rec_writer__open(a->o.write, &m, err, errlen);
+	return a->rec ? 0 : -1;
+}
+
 static int open_output(struct app *a)
 {
 	const char *path = a->o.output;
+	struct stat st;
 	int fd;
 
 	if (!path || strcmp(path, "-") == 0) {
 		a->out = stdout;
+		return 0;
+	}
+	/* A device or FIFO (/dev/null, a pipe) is written in place, never replaced. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		a->out = fopen(path, "w");
+		if (!a->out) {
+			fprintf(stderr, "dtltop: cannot open %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		a->out_direct = true;
 		return 0;
 	}
 	if (snprintf(a->out_tmp, sizeof(a->out_tmp), "%s.%ld.tmp", path, (long)getpid()) >=
@@ -313,7 +417,9 @@ static int open_output(struct app *a)
 static int close_output(struct app *a, int rc)
 {
 	if (a->out == stdout || !a->out)
-		return fflush(stdout) ? 1 : rc;
+		return fflush(stdout) && errno != EPIPE ? 1 : rc;
+	if (a->out_direct)
+		return fclose(a->out) ? 1 : rc;
 	if (fclose(a->out) && !rc) {
 		fprintf(stderr, "dtltop: writing %s: %s\n", a->out_tmp, strerror(errno));
 		rc = 1;
@@ -374,6 +480,11 @@ int main(int argc, char **argv)
 		dtl_source__close(a.src);
 		return 1;
 	}
+	if (a.o.write && open_recording(&a, err, sizeof(err))) {
+		fprintf(stderr, "dtltop: %s\n", err);
+		rc = 2;
+		goto out;
+	}
 	sync_online(&a);
 	read_lparcfg(&a);
 	dtl_table__fill(&a.table, a.stats, DTL_SPAN_INTERVAL, now_ns(CLOCK_REALTIME));
@@ -401,6 +512,12 @@ int main(int argc, char **argv)
 		dtl_tui__delete(a.tui);
 	}
 out:
+	if (a.rec && dtl_rec_writer__close(a.rec, err, sizeof(err))) {
+		fprintf(stderr, "dtltop: %s\n", err);
+		rc = rc ? rc : 1;
+	}
+	if (!rc)
+		rc = a.exit_code;
 	dtl_table__free(&a.table);
 	dtl_stats__delete(a.stats);
 	dtl_source__close(a.src);

@@ -15,7 +15,7 @@
 #include "view/columns.h"
 
 enum { OPT_SIM = 256, OPT_SOURCE, OPT_SEED, OPT_ROOT, OPT_FORMAT, OPT_LIST_FIELDS,
-       OPT_NO_COLOR, OPT_CSV };
+       OPT_NO_COLOR, OPT_CSV, OPT_SPEED };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -35,6 +35,9 @@ static const struct option longopts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "list-fields", no_argument, NULL, OPT_LIST_FIELDS },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, 'r' },
+	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -49,6 +52,9 @@ void dtl_opts__usage(FILE *f)
 	      "                            clock=wall|virtual\n"
 	      "      --seed N              simulator seed (default 1)\n"
 	      "      --root DIR            read /proc, /sys and debugfs under DIR (default /)\n"
+	      "  -r, --read FILE           replay a recording made with -w\n"
+	      "      --speed N|max         replay speed (default 1 in the TUI, max with -b)\n"
+	      "  -w, --write FILE          record every raw DTL entry to FILE (new file)\n"
 	      "  -e, --events LIST         event mask: cede,preempt,fault or all (default all)\n"
 	      "  -C, --cpu LIST            CPUs to show, e.g. 0-7,16\n\n"
 	      "Output:\n"
@@ -111,7 +117,7 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 	o->sort_col = dtl_cols__find("cpu");
 	optind = 0;	/* glibc: 0 also resets its internal state */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:o:e:C:s:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:o:e:C:s:hVw:r:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->batch = true;
@@ -123,7 +129,32 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 		case 'd':
 			if (parse_interval(optarg, &o->interval_s, err, errlen))
 				return -1;
+			o->have_interval = true;
 			break;
+		case 'w':
+			o->write = optarg;
+			break;
+		case 'r':
+			o->src.kind = DTL_SOURCE_REPLAY;
+			o->src.replay = optarg;
+			break;
+		case OPT_SPEED: {
+			char *end;
+
+			o->have_speed = true;
+			if (strcmp(optarg, "max") == 0) {
+				o->speed = 0;
+				break;
+			}
+			errno = 0;
+			o->speed = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(o->speed) || o->speed <= 0 ||
+			    o->speed > 1e6) {
+				snprintf(err, errlen, "bad --speed '%s' (want a factor > 0, or max)", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'o':
 			o->output = optarg;
 			break;
@@ -220,8 +251,11 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 			return -1;
 		}
 	}
-	if (optind < argc && parse_interval(argv[optind++], &o->interval_s, err, errlen))
-		return -1;
+	if (optind < argc) {
+		if (parse_interval(argv[optind++], &o->interval_s, err, errlen))
+			return -1;
+		o->have_interval = true;
+	}
 	if (optind < argc && parse_count(argv[optind++], &o->iterations, err, errlen))
 		return -1;
 	if (optind < argc) {
@@ -237,6 +271,10 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 			snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", sort);
 			return -1;
 		}
+	}
+	if (o->have_speed && o->src.kind != DTL_SOURCE_REPLAY) {
+		snprintf(err, errlen, "--speed needs -r FILE");
+		return -1;
 	}
 	if (o->output && !o->batch) {
 		snprintf(err, errlen, "-o needs -b (in the TUI, 'e' exports a snapshot)");

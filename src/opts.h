@@ -23,6 +23,10 @@ struct dtl_opts {
 	bool no_color;
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
+	const char *write;	/* -w FILE */
+	double speed;		/* replay speed; 0 = as fast as possible */
+	bool have_speed;
+	bool have_interval;
 };
 
 /* 0 ok, -1 with a one-line message in err (exit status 2). */

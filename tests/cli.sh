@@ -77,6 +77,41 @@ awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || f
 "$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  lparcfg dispatches +0$' \
 	&& ok || fail "batch text shows the lparcfg facts"
 
+# --- -o into a FIFO writes through it, never replaces it
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+"$DTLTOP" $SIM -b -n 2 --csv -o "$tmp/fifo" || fail "-o FIFO run"
+wait
+[ -p "$tmp/fifo" ] && ok || fail "-o replaced the FIFO"
+cmp -s "$tmp/fifo.out" <("$DTLTOP" $SIM -b -n 2 --csv) && ok || fail "-o FIFO content"
+
+# --- record and replay
+"$DTLTOP" --sim=vcpus=16,clock=virtual --seed 3 -b -n 12 -d 0.5 --csv -o "$tmp/live.csv" -w "$tmp/rec.dtl" \
+	|| fail "recording run"
+"$DTLTOP" -r "$tmp/rec.dtl" -b --format csv -o "$tmp/replay.csv" || fail "replay run"
+cmp -s "$tmp/live.csv" "$tmp/replay.csv" && ok || fail "replayed CSV differs from the live run"
+"$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "replay of $tmp/rec.dtl: sim on" && ok \
+	|| fail "replay header names the recording"
+"$DTLTOP" -r "$tmp/rec.dtl" -b --speed 1000 --csv | cmp -s - "$tmp/live.csv" && ok || fail "--speed 1000"
+# cut off mid-file: a warning, then every whole interval
+size=$(stat -c %s "$tmp/rec.dtl")
+head -c $((size * 2 / 3)) "$tmp/rec.dtl" >"$tmp/cut.dtl"
+"$DTLTOP" -r "$tmp/cut.dtl" -b --csv >"$tmp/cut.csv" 2>"$tmp/cut.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: $tmp/cut.dtl: offset [0-9]*: cut off" "$tmp/cut.err" && ok \
+	|| fail "cut-off replay: rc $rc, $(cat "$tmp/cut.err")"
+n=$(grep -c ',all,' "$tmp/cut.csv")
+[ "$n" -ge 4 ] && [ "$n" -lt 12 ] && head -n "$(wc -l <"$tmp/cut.csv")" "$tmp/live.csv" | cmp -s - "$tmp/cut.csv" \
+	&& ok || fail "cut-off replay is not a prefix of the live run ($n intervals)"
+# recording to an existing file refuses; never clobbers
+expect_error "-w over an existing file" "$tmp/rec.dtl" --sim -b -n 1 -w "$tmp/rec.dtl"
+expect_error "-r not a recording" "$tmp/live.csv: offset 0: not a dtltop recording" -r "$tmp/live.csv" -b
+expect_error "-r missing" "$tmp/nope.dtl" -r "$tmp/nope.dtl" -b
+head -c 10 "$tmp/rec.dtl" >"$tmp/short.dtl"
+expect_error "-r 10 bytes" "offset 0" -r "$tmp/short.dtl" -b
+expect_error "bad --speed" "'fast'" -r "$tmp/rec.dtl" --speed fast -b
+expect_error "--speed without -r" "--speed needs -r" --sim --speed 2 -b -n 1
+
 # --- the perf source on a fake root (no vpa_dtl PMU exists on x86)
 pmu=$tmp/pmu/sys/bus/event_source/devices/vpa_dtl
 mkdir -p "$pmu/events" "$tmp/pmu/sys/devices/system/cpu"

@@ -8,6 +8,18 @@ if command -v mandoc >/dev/null; then
 	out=$(mandoc -Tlint -W warning "$man" 2>&1) && [ -z "$out" ] && ok || fail "mandoc: $out"
 fi
 out=$(groff -ww -z -man "$man" 2>&1) && [ -z "$out" ] && ok || fail "groff: $out"
+fmt=man/dtltop-format.5
+if command -v mandoc >/dev/null; then
+	out=$(mandoc -Tlint -W warning "$fmt" 2>&1) && [ -z "$out" ] && ok || fail "mandoc $fmt: $out"
+fi
+out=$(groff -ww -z -t -man "$fmt" 2>&1) && [ -z "$out" ] && ok || fail "groff $fmt: $out"
+# the format page names every record kind and header key the code writes
+for k in entries lost bad mask cpu tick; do
+	grep -q "^\.B [0-9] $k\$" "$fmt" && ok || fail "record kind $k not in $fmt"
+done
+for k in $(grep -o '\\n[a-z_]*=' src/capture/record.c | sed 's/^..//; s/=$//' | sort -u) format; do
+	grep -q -- "$k" "$fmt" && ok || fail "header key $k not in $fmt"
+done
 
 # the page as text, with roff escapes for '-' undone
 text=$(sed 's/\\-/-/g; s/\\(en/-/g' "$man")

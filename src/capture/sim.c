@@ -34,6 +34,7 @@ struct simcpu {
 struct sim {
 	struct dtl_sim_params p;
 	uint64_t horizon;	/* simulated up to here (ticks since SIM_TB0) */
+	double last_interval_s;
 	unsigned int next_cpu;	/* read() resumes its sweep here */
 	double p_preempt;	/* chance a time slice ends in a preempt */
 	double wait_ticks;	/* mean queue wait when preempted */
@@ -249,7 +250,9 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 	r->timebase = SIM_TB0 + v->t;
 	r->processor_id = pick_proc(s, v, cpu);
 	r->fault_addr = pre == 6 ? (rnd(&v->rng) & 0x00000fffffff0000ull) : 0;
-	r->srr0 = 0xc000000000100000ull + (rnd(&v->rng) & 0xfffc);
+	/* A vCPU cedes and confers from the hcall stub; elsewhere it was running. */
+	r->srr0 = pre == 2 || pre == 3 ? 0xc0000000000fcd28ull :
+		  0xc000000000100000ull + (rnd(&v->rng) & 0xfffc);
 	r->srr1 = 0x8000000000001033ull;
 }
 
@@ -387,6 +390,7 @@ static void sim_tick(struct dtl_source *src, uint64_t interval_ns)
 	struct sim *s = src->priv;
 
 	s->horizon += (uint64_t)((double)interval_ns * 1e-9 * (double)src->tb_freq);
+	s->last_interval_s = (double)interval_ns / 1e9;
 	s->next_cpu = 0;
 }
 
@@ -394,6 +398,14 @@ static int sim_set_mask(struct dtl_source *src, unsigned int mask, char *err, si
 {
 	(void)src, (void)mask, (void)err, (void)errlen;
 	return 0;
+}
+
+/* The simulator makes exactly the interval it is asked for. */
+static double sim_interval(const struct dtl_source *src)
+{
+	const struct sim *s = src->priv;
+
+	return s->last_interval_s;
 }
 
 static bool sim_clock(const struct dtl_source *src, uint64_t *ns)
@@ -409,7 +421,6 @@ static bool sim_clock(const struct dtl_source *src, uint64_t *ns)
 
 const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
-	.synthetic = true,
 	.open = sim_open,
 	.close = sim_close,
 	.poll = sim_poll,
@@ -417,4 +428,5 @@ const struct dtl_source_ops dtl_sim_ops = {
 	.tick = sim_tick,
 	.set_mask = sim_set_mask,
 	.clock = sim_clock,
+	.interval = sim_interval,
 };

@@ -23,6 +23,8 @@ static const struct dtl_source_ops *pick(const struct dtl_source_opts *o,
 		return &dtl_debugfs_ops;
 	case DTL_SOURCE_PERF:
 		return &dtl_perf_ops;
+	case DTL_SOURCE_REPLAY:
+		return &dtl_replay_ops;
 	case DTL_SOURCE_AUTO:
 		break;
 	}
@@ -132,9 +134,25 @@ bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns)
 	return src->ops->clock && src->ops->clock(src, ns);
 }
 
-bool dtl_source__synthetic(const struct dtl_source *src)
+double dtl_source__interval(const struct dtl_source *src)
 {
-	return src->ops->synthetic;
+	return src->ops->interval ? src->ops->interval(src) : 0;
+}
+
+bool dtl_source__ended(const struct dtl_source *src, const char **warning)
+{
+	*warning = NULL;
+	return src->ops->ended && src->ops->ended(src, warning);
+}
+
+bool dtl_source__recorded(const struct dtl_source *src)
+{
+	return src->ops->ended != NULL;
+}
+
+const char *dtl_source__lparcfg(const struct dtl_source *src)
+{
+	return src->lparcfg;
 }
 
 int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
@@ -161,4 +179,9 @@ void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
 			dtl_cpuset__set(&src->cpus, cpu);
 		}
 	}
+}
+
+double dtl_source__recorded_interval(const struct dtl_source *src)
+{
+	return src->recorded_interval_s;
 }

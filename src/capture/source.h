@@ -21,6 +21,7 @@ enum dtl_source_kind {
 	DTL_SOURCE_SIM,
 	DTL_SOURCE_DEBUGFS,
 	DTL_SOURCE_PERF,
+	DTL_SOURCE_REPLAY,
 };
 
 struct dtl_source_opts {
@@ -31,6 +32,7 @@ struct dtl_source_opts {
 	struct dtl_cpuset cpus;		/* -C filter, if have_cpus */
 	const char *sim_params;		/* "vcpus=64,ent=8,..." */
 	uint64_t seed;
+	const char *replay;		/* -r FILE */
 };
 
 struct dtl_chunk {
@@ -68,13 +70,20 @@ unsigned int dtl_source__nr_cpus(const struct dtl_source *src);
 const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src);
 /* True when the source has its own clock; *ns is its time since the epoch. */
 bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns);
-/* True when each tick yields exactly the interval asked for (the simulator). */
-bool dtl_source__synthetic(const struct dtl_source *src);
+/* The length of the interval just ticked when the source knows it, else 0. */
+double dtl_source__interval(const struct dtl_source *src);
+/* A recording that has no more intervals; *warning says why if damaged. */
+bool dtl_source__ended(const struct dtl_source *src, const char **warning);
+/* Replays pause with the display; live sources keep capturing. */
+bool dtl_source__recorded(const struct dtl_source *src);
+/* A recording's -d, for pacing its replay. */
+double dtl_source__recorded_interval(const struct dtl_source *src);
+/* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
+const char *dtl_source__lparcfg(const struct dtl_source *src);
 
 /* For the backends. */
 struct dtl_source_ops {
 	const char *name;
-	bool synthetic;
 	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
 		    char *err, size_t errlen);
 	void (*close)(struct dtl_source *src);
@@ -83,6 +92,8 @@ struct dtl_source_ops {
 	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
 	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
 	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
+	double (*interval)(const struct dtl_source *src);
+	bool (*ended)(const struct dtl_source *src, const char **warning);
 };
 
 struct dtl_source {
@@ -92,7 +103,9 @@ struct dtl_source {
 	uint64_t tb_freq;
 	unsigned int nr_cpus;
 	struct dtl_cpuset cpus;
-	char detail[256];
+	const char *lparcfg;
+	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
+	char detail[512];
 };
 
 /* For the backends: CPUs online under root, within filter when it is not NULL. */
@@ -109,6 +122,7 @@ void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
 extern const struct dtl_source_ops dtl_sim_ops;
 extern const struct dtl_source_ops dtl_debugfs_ops;
 extern const struct dtl_source_ops dtl_perf_ops;
+extern const struct dtl_source_ops dtl_replay_ops;
 
 #define DTL_PMU_DIR "sys/bus/event_source/devices/vpa_dtl"
 #define DTL_DEBUGFS_DIR "sys/kernel/debug/powerpc/dtl"

@@ -1,0 +1,610 @@
+/*
+ * record.c - write and read dtltop recordings.
+ *
+ * The trick: every chunk carries its own lengths and two CRCs (one over the
+ * chunk header, so a damaged length is caught before it is believed, one over
+ * the payload), and every interval ends a chunk. So a file cut off or damaged
+ * anywhere is good up to its last whole chunk, and a reader never allocates
+ * more than DTL_REC_MAX_RAW for one.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "dtl.h"
+
+#define FILE_MAGIC "DTLTOPRC"
+#define CHUNK_MAGIC 0x434c5444u		/* "DTLC" little-endian */
+#define CHUNK_META 1
+#define CHUNK_DATA 2
+#define CODEC_ZSTD 1
+#define FILE_HDR 16
+#define CHUNK_HDR 24
+#define REC_HDR 8
+#define FLUSH_AT (4u << 20)
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+/* --- writer ------------------------------------------------------------------ */
+
+struct dtl_rec_writer {
+	int fd;
+	char path[4096];
+	uint8_t *raw;
+	size_t len, cap;
+	uint8_t *z;
+	size_t zcap;
+	uint64_t bytes;
+	int err;
+};
+
+static int grow(struct dtl_rec_writer *w, size_t more)
+{
+	uint8_t *p;
+	size_t cap = w->cap ? w->cap : 1 << 16;
+
+	if (w->len + more <= w->cap)
+		return 0;
+	while (cap < w->len + more)
+		cap *= 2;
+	p = realloc(w->raw, cap);
+	if (!p)
+		return -1;
+	w->raw = p;
+	w->cap = cap;
+	return 0;
+}
+
+static int write_all(struct dtl_rec_writer *w, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(w->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->err = n < 0 ? errno : EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		w->bytes += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, size_t len)
+{
+	size_t bound = ZSTD_compressBound(len), zlen;
+	uint8_t hdr[CHUNK_HDR];
+
+	if (w->zcap < bound) {
+		uint8_t *p = realloc(w->z, bound);
+
+		if (!p) {
+			w->err = ENOMEM;
+			return -1;
+		}
+		w->z = p;
+		w->zcap = bound;
+	}
+	zlen = ZSTD_compress(w->z, w->zcap, raw, len, 1);
+	if (ZSTD_isError(zlen)) {
+		w->err = EIO;
+		return -1;
+	}
+	put32(hdr, CHUNK_MAGIC);
+	hdr[4] = (uint8_t)type;
+	hdr[5] = CODEC_ZSTD;
+	put16(hdr + 6, 0);
+	put32(hdr + 8, (uint32_t)zlen);
+	put32(hdr + 12, (uint32_t)len);
+	put32(hdr + 16, (uint32_t)crc32(0, w->z, (uInt)zlen));
+	put32(hdr + 20, (uint32_t)crc32(0, hdr, 20));
+	return write_all(w, hdr, sizeof(hdr)) || write_all(w, w->z, zlen) ? -1 : 0;
+}
+
+static int flush(struct dtl_rec_writer *w)
+{
+	int rc = 0;
+
+	if (w->len)
+		rc = write_chunk(w, CHUNK_DATA, w->raw, w->len);
+	w->len = 0;
+	return rc;
+}
+
+static uint8_t *record(struct dtl_rec_writer *w, int kind, unsigned int cpu, size_t body)
+{
+	uint8_t *p;
+
+	if (w->err || grow(w, REC_HDR + body)) {
+		w->err = w->err ? w->err : ENOMEM;
+		return NULL;
+	}
+	p = w->raw + w->len;
+	p[0] = (uint8_t)kind;
+	p[1] = 0;
+	put16(p + 2, (uint16_t)cpu);
+	put32(p + 4, (uint32_t)body);
+	w->len += REC_HDR + body;
+	return p + REC_HDR;
+}
+
+static int value(struct dtl_rec_writer *w, int kind, unsigned int cpu, uint64_t v)
+{
+	uint8_t *p = record(w, kind, cpu, 8);
+
+	if (!p)
+		return -1;
+	put64(p, v);
+	return 0;
+}
+
+static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
+{
+	size_t off = 0;
+	char cpus[8192] = "";
+	unsigned int cpu, first = 1;
+
+	dtl_cpuset__for_each(cpu, &m->cpus) {
+		size_t l = strlen(cpus);
+
+		snprintf(cpus + l, sizeof(cpus) - l, "%s%u", first ? "" : ",", cpu);
+		first = 0;
+	}
+	off += (size_t)snprintf(buf + off, len - off,
+		"format=%d.%d\ndtltop_version=%s\nhost=%s\nsource=%s\ndetail=%s\n"
+		"tb_freq=%" PRIu64 "\nboot_tb=%" PRIu64 "\nstart_ns=%" PRIu64 "\n"
+		"interval_ns=%" PRIu64 "\nmask=%u\nnr_cpus=%u\ncpus=%s\n",
+		DTL_REC_MAJOR, DTL_REC_MINOR, m->dtltop_version, m->host, m->source, m->detail,
+		m->tb_freq, m->boot_tb, m->start_ns, (uint64_t)(m->interval_s * 1e9 + 0.5),
+		m->mask, m->nr_cpus, cpus);
+	/* lparcfg verbatim, one "lparcfg.key=value" per line. */
+	for (const char *p = m->lparcfg; *p && off < len;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n && memchr(p, '=', n))
+			off += (size_t)snprintf(buf + off, len - off, "lparcfg.%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_rec_meta *m,
+					    char *err, size_t errlen)
+{
+	struct dtl_rec_writer *w = calloc(1, sizeof(*w));
+	uint8_t hdr[FILE_HDR] = { 0 };
+	char *text = malloc(1 << 16);
+
+	if (!w || !text) {
+		free(w);
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	/* New, never over a file, never through a symlink; a cut-off file still reads. */
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		free(w);
+		free(text);
+		return NULL;
+	}
+	memcpy(hdr, FILE_MAGIC, 8);
+	put16(hdr + 8, DTL_REC_MAJOR);
+	put16(hdr + 10, DTL_REC_MINOR);
+	meta_text(m, text, 1 << 16);
+	if (write_all(w, hdr, sizeof(hdr)) ||
+	    write_chunk(w, CHUNK_META, (const uint8_t *)text, strlen(text))) {
+		snprintf(err, errlen, "writing %s: %s", path, strerror(w->err));
+		close(w->fd);
+		unlink(path);
+		free(w);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	return w;
+}
+
+/*
+ * Entries are stored as 48 byte planes (byte k of every entry, then byte
+ * k + 1 ...), timebases as differences to the entry before: neighbouring
+ * bytes then look alike, which is what zstd needs (about half the size).
+ */
+static void pack(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	uint64_t prev = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t e[DTL_ENTRY_SIZE];
+		uint64_t tb = dtl__be64(src + i * DTL_ENTRY_SIZE + 16), d = tb - prev;
+
+		memcpy(e, src + i * DTL_ENTRY_SIZE, DTL_ENTRY_SIZE);
+		for (int b = 0; b < 8; b++)
+			e[16 + b] = (uint8_t)(d >> (56 - 8 * b));
+		prev = tb;
+		for (int k = 0; k < DTL_ENTRY_SIZE; k++)
+			dst[(size_t)k * n + i] = e[k];
+	}
+}
+
+static void unpack(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	uint64_t prev = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *e = dst + i * DTL_ENTRY_SIZE;
+		uint64_t tb;
+
+		for (int k = 0; k < DTL_ENTRY_SIZE; k++)
+			e[k] = src[(size_t)k * n + i];
+		tb = prev + dtl__be64(e + 16);
+		for (int b = 0; b < 8; b++)
+			e[16 + b] = (uint8_t)(tb >> (56 - 8 * b));
+		prev = tb;
+	}
+}
+
+int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
+			    size_t n, uint64_t lost, uint64_t bad)
+{
+	if (n) {
+		uint8_t *p = record(w, DTL_REC_ENTRIES, cpu, n * DTL_ENTRY_SIZE);
+
+		if (!p)
+			return -1;
+		pack(p, data, n);
+	}
+	if (lost && value(w, DTL_REC_LOST, cpu, lost))
+		return -1;
+	if (bad && value(w, DTL_REC_BAD, cpu, bad))
+		return -1;
+	return w->len >= FLUSH_AT ? flush(w) : 0;
+}
+
+int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask)
+{
+	return value(w, DTL_REC_MASK, 0, mask);
+}
+
+int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)
+{
+	return value(w, DTL_REC_CPU, cpu, online);
+}
+
+int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s)
+{
+	uint8_t *p = record(w, DTL_REC_TICK, 0, 16);
+
+	if (!p)
+		return -1;
+	put64(p, ts_ns);
+	put64(p + 8, (uint64_t)(interval_s * 1e9 + 0.5));
+	return flush(w);
+}
+
+uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w)
+{
+	return w->bytes;
+}
+
+int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	rc = flush(w) | (w->err ? -1 : 0);
+	if (fsync(w->fd) && !rc) {
+		w->err = errno;
+		rc = -1;
+	}
+	if (close(w->fd) && !rc) {
+		w->err = errno;
+		rc = -1;
+	}
+	if (rc)
+		snprintf(err, errlen, "writing %s: %s", w->path, strerror(w->err ? w->err : EIO));
+	free(w->raw);
+	free(w->z);
+	free(w);
+	return rc ? -1 : 0;
+}
+
+/* --- reader ------------------------------------------------------------------ */
+
+struct dtl_rec_reader {
+	FILE *f;
+	char name[1024];
+	uint64_t off;			/* of the next chunk */
+	uint8_t *z, *raw;
+	size_t zcap, rawcap;
+	size_t len, pos;		/* the current chunk's records */
+	uint8_t *ent;			/* unpacked entries of the last record */
+	size_t entcap;
+	char warning[2048];
+	bool done;
+};
+
+/* 1 chunk read, 0 clean end, -1 with why in err (and where). */
+static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t errlen)
+{
+	uint8_t hdr[CHUNK_HDR];
+	size_t got = fread(hdr, 1, sizeof(hdr), r->f);
+	uint32_t zlen, rlen;
+	size_t out;
+
+	if (got == 0 && feof(r->f))
+		return 0;
+	if (got < sizeof(hdr)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": cut off (%zu bytes of a chunk header)",
+			 r->off, got);
+		return -1;
+	}
+	if (get32(hdr) != CHUNK_MAGIC || get32(hdr + 20) != (uint32_t)crc32(0, hdr, 20)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": damaged chunk header", r->off);
+		return -1;
+	}
+	zlen = get32(hdr + 8);
+	rlen = get32(hdr + 12);
+	if (hdr[5] != CODEC_ZSTD || rlen > DTL_REC_MAX_RAW || zlen > ZSTD_compressBound(rlen)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": impossible chunk (codec %u, %u bytes "
+			 "packed, %u raw)", r->off, hdr[5], zlen, rlen);
+		return -1;
+	}
+	if (r->zcap < zlen) {
+		free(r->z);
+		r->z = malloc(zlen);
+		r->zcap = r->z ? zlen : 0;
+	}
+	if (r->rawcap < rlen + 1u) {
+		free(r->raw);
+		r->raw = malloc(rlen + 1u);
+		r->rawcap = r->raw ? rlen + 1u : 0;
+	}
+	if ((zlen && !r->z) || !r->raw) {
+		snprintf(err, errlen, "offset %" PRIu64 ": out of memory", r->off);
+		return -1;
+	}
+	got = fread(r->z, 1, zlen, r->f);
+	if (got < zlen) {
+		snprintf(err, errlen, "offset %" PRIu64 ": cut off (%zu of %u bytes of a chunk)",
+			 r->off, got + CHUNK_HDR, zlen + CHUNK_HDR);
+		return -1;
+	}
+	if (get32(hdr + 16) != (uint32_t)crc32(0, r->z, zlen)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": bad checksum", r->off);
+		return -1;
+	}
+	out = ZSTD_decompress(r->raw, rlen, r->z, zlen);
+	if (ZSTD_isError(out) || out != rlen) {
+		snprintf(err, errlen, "offset %" PRIu64 ": chunk does not decompress", r->off);
+		return -1;
+	}
+	r->raw[rlen] = '\0';
+	r->off += CHUNK_HDR + zlen;
+	r->len = rlen;
+	r->pos = 0;
+	*type = hdr[4];
+	return 1;
+}
+
+static void parse_meta(char *text, struct dtl_rec_meta *m)
+{
+	size_t lp = 0;
+
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *v = strchr(line, '=');
+		char err[64];
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (!strcmp(line, "dtltop_version"))
+			snprintf(m->dtltop_version, sizeof(m->dtltop_version), "%s", v);
+		else if (!strcmp(line, "host"))
+			snprintf(m->host, sizeof(m->host), "%s", v);
+		else if (!strcmp(line, "source"))
+			snprintf(m->source, sizeof(m->source), "%s", v);
+		else if (!strcmp(line, "detail"))
+			snprintf(m->detail, sizeof(m->detail), "%s", v);
+		else if (!strcmp(line, "tb_freq"))
+			m->tb_freq = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "boot_tb"))
+			m->boot_tb = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "start_ns"))
+			m->start_ns = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "interval_ns"))
+			m->interval_s = (double)strtoull(v, NULL, 10) / 1e9;
+		else if (!strcmp(line, "mask"))
+			m->mask = (unsigned int)strtoul(v, NULL, 10) & DTL_MASK_ALL;
+		else if (!strcmp(line, "nr_cpus"))
+			m->nr_cpus = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "cpus") && *v)
+			dtl_cpuset__parse(&m->cpus, v, err, sizeof(err));
+		else if (!strncmp(line, "lparcfg.", 8) && lp < sizeof(m->lparcfg))
+			lp += (size_t)snprintf(m->lparcfg + lp, sizeof(m->lparcfg) - lp, "%s=%s\n",
+					       line + 8, v);
+		/* Unknown keys are a newer minor version's: ignored. */
+	}
+	if (m->nr_cpus > DTL_MAX_CPUS)
+		m->nr_cpus = DTL_MAX_CPUS;
+	if (dtl_cpuset__end(&m->cpus) > m->nr_cpus)
+		m->nr_cpus = dtl_cpuset__end(&m->cpus);
+	if (!m->mask)
+		m->mask = DTL_MASK_ALL;
+}
+
+struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dtl_rec_meta *m,
+					    char *err, size_t errlen)
+{
+	struct dtl_rec_reader *r = calloc(1, sizeof(*r));
+	uint8_t hdr[FILE_HDR];
+	char why[512];
+	int type = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	r->f = f;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || memcmp(hdr, FILE_MAGIC, 8)) {
+		snprintf(err, errlen, "%s: offset 0: not a dtltop recording", name);
+		goto fail;
+	}
+	m->major = get16(hdr + 8);
+	m->minor = get16(hdr + 10);
+	if (m->major != DTL_REC_MAJOR) {
+		snprintf(err, errlen, "%s: offset 8: recording format %u.%u; this dtltop reads "
+			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor, DTL_REC_MAJOR);
+		goto fail;
+	}
+	r->off = FILE_HDR;
+	if (read_chunk(r, &type, why, sizeof(why)) != 1 || type != CHUNK_META) {
+		snprintf(err, errlen, "%s: %s", name, type && type != CHUNK_META ?
+			 "offset 16: first chunk is not the recording's header" :
+			 (why[0] ? why : "offset 16: no header chunk"));
+		goto fail;
+	}
+	parse_meta((char *)r->raw, m);
+	if (!m->tb_freq) {
+		snprintf(err, errlen, "%s: offset 16: header without a timebase frequency", name);
+		goto fail;
+	}
+	r->len = r->pos = 0;
+	return r;
+fail:
+	dtl_rec_reader__close(r);
+	return NULL;
+}
+
+int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
+{
+	while (!r->done) {
+		const uint8_t *p;
+		uint32_t body;
+		char why[512];
+		int type, rc;
+
+		if (r->pos >= r->len) {
+			rc = read_chunk(r, &type, why, sizeof(why));
+			if (rc <= 0) {
+				if (rc < 0)
+					snprintf(r->warning, sizeof(r->warning),
+						 "%s: %s; replayed what came before", r->name, why);
+				r->done = true;
+				return 0;
+			}
+			if (type != CHUNK_DATA)
+				r->len = 0;	/* a newer minor version's chunk: skipped */
+			continue;
+		}
+		p = r->raw + r->pos;
+		if (r->len - r->pos < REC_HDR || (body = get32(p + 4)) > r->len - r->pos - REC_HDR) {
+			snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64
+				 ": record overruns it; replayed what came before", r->name, r->off);
+			r->done = true;
+			return 0;
+		}
+		r->pos += REC_HDR + body;
+		memset(ev, 0, sizeof(*ev));
+		ev->kind = p[0];
+		ev->cpu = get16(p + 2);
+		p += REC_HDR;
+		switch (ev->kind) {
+		case DTL_REC_ENTRIES:
+			ev->n = body / DTL_ENTRY_SIZE;
+			if (r->entcap < body) {
+				free(r->ent);
+				r->ent = malloc(body);
+				r->entcap = r->ent ? body : 0;
+				if (!r->ent) {
+					snprintf(r->warning, sizeof(r->warning), "%s: out of memory",
+						 r->name);
+					r->done = true;
+					return 0;
+				}
+			}
+			unpack(r->ent, p, ev->n);
+			ev->data = r->ent;
+			return 1;
+		case DTL_REC_LOST:
+		case DTL_REC_BAD:
+		case DTL_REC_MASK:
+		case DTL_REC_CPU:
+			if (body < 8)
+				continue;
+			ev->value = get64(p);
+			return 1;
+		case DTL_REC_TICK:
+			if (body < 16)
+				continue;
+			ev->ts_ns = get64(p);
+			ev->interval_s = (double)get64(p + 8) / 1e9;
+			return 1;
+		default:
+			continue;	/* a newer minor version's record */
+		}
+	}
+	return 0;
+}
+
+const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r)
+{
+	return r->warning[0] ? r->warning : NULL;
+}
+
+void dtl_rec_reader__close(struct dtl_rec_reader *r)
+{
+	if (!r)
+		return;
+	free(r->z);
+	free(r->raw);
+	free(r->ent);
+	free(r);
+}

@@ -1,0 +1,84 @@
+/*
+ * record.h - dtltop recordings (-w FILE, -r FILE); the format is specified
+ * in man/dtltop-format.5.
+ *
+ * A file is a 16-byte file header, then chunks, each independently
+ * decodable: a 24-byte chunk header (magic, type, length, raw length,
+ * CRC-32 of the stored bytes) and a zstd-compressed payload. A file cut off
+ * anywhere replays up to its last whole chunk.
+ */
+#ifndef DTL_RECORD_H
+#define DTL_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cpuset.h"
+
+#define DTL_REC_MAJOR 1
+#define DTL_REC_MINOR 0
+#define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
+
+struct dtl_rec_meta {
+	char dtltop_version[32];
+	char host[256];
+	char source[32];
+	char detail[256];
+	uint64_t tb_freq;
+	uint64_t boot_tb;		/* 0 if unknown */
+	uint64_t start_ns;		/* wall clock at start, since the epoch */
+	double interval_s;		/* as recorded (-d) */
+	unsigned int mask;
+	unsigned int nr_cpus;
+	struct dtl_cpuset cpus;		/* captured at start */
+	char lparcfg[4096];		/* /proc/powerpc/lparcfg at start, verbatim */
+	unsigned int major, minor;	/* of the file read */
+};
+
+enum dtl_rec_kind {
+	DTL_REC_ENTRIES = 1,		/* cpu, n raw entries */
+	DTL_REC_LOST = 2,		/* cpu, count */
+	DTL_REC_BAD = 3,		/* cpu, count */
+	DTL_REC_MASK = 4,		/* the event mask changed */
+	DTL_REC_CPU = 5,		/* cpu went online (value 1) or offline (0) */
+	DTL_REC_TICK = 6,		/* an interval ended: ts_ns, interval_s */
+};
+
+struct dtl_rec_event {
+	enum dtl_rec_kind kind;
+	unsigned int cpu;
+	uint64_t value;			/* count, mask or online */
+	size_t n;
+	const uint8_t *data;		/* n * 48 bytes, valid until the next call */
+	uint64_t ts_ns;
+	double interval_s;
+};
+
+struct dtl_rec_writer;
+/* Creates path new (never over an existing file, never through a symlink). */
+struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_rec_meta *m,
+					    char *err, size_t errlen);
+int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
+			    size_t n, uint64_t lost, uint64_t bad);
+int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask);
+int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online);
+/* Ends an interval and writes the chunk: what is ticked is on disk. */
+int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s);
+int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen);
+uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w);
+
+struct dtl_rec_reader;
+/* Reads the file header and the meta chunk; NULL with "FILE: offset N: why". */
+struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dtl_rec_meta *m,
+					    char *err, size_t errlen);
+/*
+ * 1 and *ev, or 0 at the end. Damage after valid data also ends it, with
+ * a one-line warning in dtl_rec_reader__warning().
+ */
+int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev);
+const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r);
+void dtl_rec_reader__close(struct dtl_rec_reader *r);
+
+#endif

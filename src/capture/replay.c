@@ -1,0 +1,189 @@
+/*
+ * replay.c - a recording (-r FILE) as a source: the same chunks, masks,
+ * hotplug events and interval boundaries as when it was recorded.
+ *
+ * Each tick releases one recorded interval: read() hands out what was
+ * captured up to that interval's end and no further, and the clock and
+ * interval length are the recorded ones, so the stats and every view come
+ * out as they did live.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dtl.h"
+#include "record.h"
+#include "source.h"
+
+struct replay {
+	FILE *f;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_meta meta;
+	uint64_t released, consumed;	/* ticks */
+	uint64_t ts_ns;
+	double interval_s;
+	bool eof;
+	bool eof_in_interval;		/* the file ended before this interval's end */
+};
+
+static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
+		       char *err, size_t errlen)
+{
+	struct replay *p = calloc(1, sizeof(*p));
+	char when[40];
+	time_t t;
+	struct tm tm;
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->f = fopen(o->replay, "rb");
+	if (!p->f) {
+		snprintf(err, errlen, "%s: %s", o->replay, strerror(errno));
+		free(p);
+		return -1;
+	}
+	p->r = dtl_rec_reader__open(p->f, o->replay, &p->meta, err, errlen);
+	if (!p->r) {
+		fclose(p->f);
+		free(p);
+		return -1;
+	}
+	src->priv = p;
+	src->tb_freq = p->meta.tb_freq;
+	src->nr_cpus = p->meta.nr_cpus;
+	src->cpus = p->meta.cpus;
+	src->mask = p->meta.mask;
+	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
+	src->recorded_interval_s = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
+	if (o->have_cpus)
+		dtl_cpuset__and(&src->cpus, &o->cpus);
+	t = (time_t)(p->meta.start_ns / 1000000000ull);
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
+	snprintf(src->detail, sizeof(src->detail), "of %.160s: %.31s on %.64s, %.39s %.160s", o->replay,
+		 p->meta.source, p->meta.host[0] ? p->meta.host : "?", when, p->meta.detail);
+	return 0;
+}
+
+static void replay_close(struct dtl_source *src)
+{
+	struct replay *p = src->priv;
+
+	dtl_rec_reader__close(p->r);
+	fclose(p->f);
+	free(p);
+}
+
+static int replay_poll(struct dtl_source *src, int timeout_ms)
+{
+	(void)src;
+	if (timeout_ms > 0) {
+		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	struct replay *p = src->priv;
+	struct dtl_rec_event ev;
+
+	while (p->consumed < p->released) {
+		if (dtl_rec_reader__next(p->r, &ev) <= 0) {
+			p->eof = p->eof_in_interval = true;
+			p->consumed = p->released;
+			return 0;
+		}
+		switch (ev.kind) {
+		case DTL_REC_ENTRIES:
+		case DTL_REC_LOST:
+		case DTL_REC_BAD:
+			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
+				continue;
+			memset(c, 0, sizeof(*c));
+			c->cpu = ev.cpu;
+			c->data = ev.data;
+			c->n = ev.kind == DTL_REC_ENTRIES ? ev.n : 0;
+			c->lost = ev.kind == DTL_REC_LOST ? ev.value : 0;
+			c->bad = ev.kind == DTL_REC_BAD ? ev.value : 0;
+			return 1;
+		case DTL_REC_MASK:
+			if (ev.value & DTL_MASK_ALL)
+				src->mask = (unsigned int)ev.value & DTL_MASK_ALL;
+			continue;
+		case DTL_REC_CPU:
+			if (ev.cpu < src->nr_cpus) {
+				if (ev.value)
+					dtl_cpuset__set(&src->cpus, ev.cpu);
+				else
+					dtl_cpuset__unset(&src->cpus, ev.cpu);
+			}
+			continue;
+		case DTL_REC_TICK:
+			p->consumed++;
+			p->ts_ns = ev.ts_ns;
+			p->interval_s = ev.interval_s;
+			continue;
+		}
+	}
+	return 0;
+}
+
+static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
+{
+	struct replay *p = src->priv;
+
+	(void)interval_ns;
+	if (!p->eof)
+		p->released++;
+	p->eof_in_interval = p->eof;
+}
+
+static int replay_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	(void)src, (void)mask;
+	snprintf(err, errlen, "a recording keeps the mask it was recorded with");
+	return -1;
+}
+
+static bool replay_clock(const struct dtl_source *src, uint64_t *ns)
+{
+	const struct replay *p = src->priv;
+
+	*ns = p->ts_ns;
+	return true;
+}
+
+static double replay_interval(const struct dtl_source *src)
+{
+	const struct replay *p = src->priv;
+
+	return p->interval_s;
+}
+
+static bool replay_ended(const struct dtl_source *src, const char **warning)
+{
+	const struct replay *p = src->priv;
+
+	*warning = dtl_rec_reader__warning(p->r);
+	return p->eof_in_interval;
+}
+
+const struct dtl_source_ops dtl_replay_ops = {
+	.name = "replay",
+	.open = replay_open,
+	.close = replay_close,
+	.poll = replay_poll,
+	.read = replay_read,
+	.tick = replay_tick,
+	.set_mask = replay_set_mask,
+	.clock = replay_clock,
+	.interval = replay_interval,
+	.ended = replay_ended,
+};
