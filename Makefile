@@ -29,7 +29,7 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 
 CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
 	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c \
-	src/capture/record.c src/capture/replay.c src/stats/stats.c src/view/columns.c \
+	src/capture/record.c src/capture/replay.c src/capture/perfdata.c src/stats/stats.c src/view/columns.c \
 	src/view/table.c src/opts.c
 TUI := src/tui/tui.c src/tui/panels.c
 SRCS := $(CORE) $(TUI) src/main.c

@@ -11,6 +11,9 @@
  *                 against memcpy of the same bytes
  *   reopen        closing and reopening one sampling event per CPU, as a mask
  *                 change does (cpu-clock: this machine has no vpa_dtl)
+ *   record        -w at 1920 vCPUs x ~5k dispatches/s: CPU per second of capture
+ *                 and bytes per entry; beside it the stats' own cost
+ *   replay        -r at full speed: entries/s through reader and stats
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,7 @@
 #include "capture/aux.h"
 #include "capture/dtl.h"
 #include "capture/perf.h"
+#include "capture/record.h"
 #include "capture/source.h"
 #include "stats/stats.h"
 #include "tui/tui.h"
@@ -269,6 +273,85 @@ static void bench_reopen(void)
 	       t / cpus * 1e3, t / cpus * 1920 * 1e3);
 }
 
+static void bench_record(void)
+{
+	const char *path = "/tmp/dtltop-bench.dtl";
+	struct dtl_source_opts so = { 0 };
+	struct dtl_source *src;
+	struct dtl_rec_meta m = { 0 };
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	struct dtl_stats *st = dtl_stats__new(1920, DTL_DEFAULT_TB_FREQ);
+	struct dtl_chunk c;
+	char err[512];
+	double t_write = 0, t_stats = 0, t0, secs = 0;
+	uint64_t entries = 0, bytes, replayed = 0;
+	FILE *f;
+
+	so.kind = DTL_SOURCE_SIM;
+	so.sim_params = "vcpus=1920,busy=0.1,poll=20,other=0,clock=virtual";
+	so.mask = DTL_MASK_ALL;
+	so.seed = 1;
+	src = dtl_source__open(&so, err, sizeof(err));
+	unlink(path);
+	m.tb_freq = DTL_DEFAULT_TB_FREQ;
+	m.nr_cpus = 1920;
+	m.interval_s = 0.25;
+	m.mask = 7;
+	dtl_cpuset__fill(&m.cpus, 1920);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	if (!src || !w) {
+		printf("record: skipped: %s\n", err);
+		return;
+	}
+	for (unsigned int i = 0; i < 1920; i++)
+		dtl_stats__set_online(st, i, true);
+	for (int tick = 0; tick < 4; tick++) {
+		dtl_source__tick(src, 250000000);
+		while (dtl_source__read(src, &c) > 0) {
+			t0 = cpu_s();
+			dtl_stats__add_entries(st, c.cpu, c.data, c.n);
+			t_stats += cpu_s() - t0;
+			t0 = cpu_s();
+			dtl_rec_writer__entries(w, c.cpu, c.data, c.n, c.lost, c.bad);
+			t_write += cpu_s() - t0;
+			entries += c.n;
+		}
+		t0 = cpu_s();
+		dtl_rec_writer__tick(w, (uint64_t)tick, 0.25);
+		t_write += cpu_s() - t0;
+		dtl_stats__end_interval(st, 0.25);
+		secs += 0.25;
+	}
+	bytes = dtl_rec_writer__bytes(w);
+	dtl_rec_writer__close(w, err, sizeof(err));
+	dtl_source__close(src);
+	printf("record (-w), 1920 vCPUs, %.0f entries/s simulated, %.1f s:\n", entries / secs, secs);
+	printf("  writer        %8.1f ms CPU per second of capture (%.1f ns/entry)\n",
+	       t_write / secs * 1e3, t_write / entries * 1e9);
+	printf("  stats         %8.1f ms CPU per second of capture (baseline)\n", t_stats / secs * 1e3);
+	printf("  size          %8.2f bytes/entry (target <= 8), %.1f MB/s\n",
+	       (double)bytes / entries, bytes / secs / 1e6);
+
+	dtl_stats__reset_totals(st);
+	f = fopen(path, "rb");
+	t0 = cpu_s();
+	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+	while (r && dtl_rec_reader__next(r, &ev) > 0)
+		if (ev.kind == DTL_REC_ENTRIES) {
+			dtl_stats__add_entries(st, ev.cpu, ev.data, ev.n);
+			replayed += ev.n;
+		}
+	t0 = cpu_s() - t0;
+	dtl_rec_reader__close(r);
+	fclose(f);
+	unlink(path);
+	printf("replay (-r --speed max), the same file:\n");
+	printf("  reader+stats  %8.1f M entries/s per core (target >= 50)\n", replayed / t0 / 1e6);
+	dtl_stats__delete(st);
+}
+
 static long rss_kb(char *const argv[])
 {
 	struct rusage ru;
@@ -312,5 +395,6 @@ int main(int argc, char **argv)
 	bench_frame();
 	bench_aux();
 	bench_reopen();
+	bench_record();
 	return 0;
 }

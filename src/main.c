@@ -469,6 +469,8 @@ int main(int argc, char **argv)
 	if (!a.o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		a.o.batch = true;	/* as atop: a pipe gets plain text */
 
+	if (a.o.have_interval)
+		a.o.src.replay_interval_s = a.o.interval_s;
 	a.src = dtl_source__open(&a.o.src, err, sizeof(err));
 	if (!a.src) {
 		fprintf(stderr, "dtltop: %s\n", err);

@@ -210,8 +210,8 @@ static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
 	}
 }
 
-struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_rec_meta *m,
-					    char *err, size_t errlen)
+static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_rec_meta *m,
+				     char *err, size_t errlen)
 {
 	struct dtl_rec_writer *w = calloc(1, sizeof(*w));
 	uint8_t hdr[FILE_HDR] = { 0 };
@@ -220,33 +220,56 @@ struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_r
 	if (!w || !text) {
 		free(w);
 		free(text);
+		close(fd);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	snprintf(w->path, sizeof(w->path), "%s", path);
-	/* New, never over a file, never through a symlink; a cut-off file still reads. */
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-		free(w);
-		free(text);
-		return NULL;
-	}
+	w->fd = fd;
+	snprintf(w->path, sizeof(w->path), "%s", name);
 	memcpy(hdr, FILE_MAGIC, 8);
 	put16(hdr + 8, DTL_REC_MAJOR);
 	put16(hdr + 10, DTL_REC_MINOR);
 	meta_text(m, text, 1 << 16);
 	if (write_all(w, hdr, sizeof(hdr)) ||
 	    write_chunk(w, CHUNK_META, (const uint8_t *)text, strlen(text))) {
-		snprintf(err, errlen, "writing %s: %s", path, strerror(w->err));
+		snprintf(err, errlen, "writing %s: %s", name, strerror(w->err));
 		close(w->fd);
-		unlink(path);
 		free(w);
 		free(text);
 		return NULL;
 	}
 	free(text);
 	return w;
+}
+
+struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_rec_meta *m,
+					    char *err, size_t errlen)
+{
+	struct dtl_rec_writer *w;
+	/* New, never over a file, never through a symlink; a cut-off file still reads. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	w = start(fd, path, m, err, errlen);
+	if (!w)
+		unlink(path);
+	return w;
+}
+
+struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
+					       const struct dtl_rec_meta *m,
+					       char *err, size_t errlen)
+{
+	int mine = dup(fd);
+
+	if (mine < 0) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return NULL;
+	}
+	return start(mine, name, m, err, errlen);
 }
 
 /*
@@ -338,7 +361,7 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 	if (!w)
 		return 0;
 	rc = flush(w) | (w->err ? -1 : 0);
-	if (fsync(w->fd) && !rc) {
+	if (fsync(w->fd) && !rc && errno != EINVAL) {
 		w->err = errno;
 		rc = -1;
 	}

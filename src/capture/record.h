@@ -60,6 +60,10 @@ struct dtl_rec_writer;
 /* Creates path new (never over an existing file, never through a symlink). */
 struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_rec_meta *m,
 					    char *err, size_t errlen);
+/* The same on a descriptor of the caller's (dup'ed: close() leaves it open). */
+struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
+					       const struct dtl_rec_meta *m,
+					       char *err, size_t errlen);
 int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
 			    size_t n, uint64_t lost, uint64_t bad);
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask);

@@ -8,12 +8,15 @@
  * out as they did live.
  */
 #include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "dtl.h"
+#include "perfdata.h"
 #include "record.h"
 #include "source.h"
 
@@ -26,7 +29,37 @@ struct replay {
 	double interval_s;
 	bool eof;
 	bool eof_in_interval;		/* the file ended before this interval's end */
+	char import_warning[2048];	/* a damaged perf.data's */
 };
+
+/* A perf.data becomes a recording in memory first; p->f then reads that. */
+static int import_perfdata(struct replay *p, const struct dtl_source_opts *o,
+			   char *err, size_t errlen)
+{
+	uint8_t head[8];
+	size_t got = fread(head, 1, sizeof(head), p->f);
+	FILE *mem;
+	int fd;
+
+	rewind(p->f);
+	if (!dtl_perfdata__is(head, got))
+		return 0;
+	fd = memfd_create("dtltop-perfdata", MFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", o->replay, strerror(errno));
+		return -1;
+	}
+	if (dtl_perfdata__convert(p->f, o->replay, fd, o->replay_interval_s > 0 ?
+				  o->replay_interval_s : 1.0, err, errlen, p->import_warning,
+				  sizeof(p->import_warning)) ||
+	    lseek(fd, 0, SEEK_SET) != 0 || !(mem = fdopen(fd, "rb"))) {
+		close(fd);
+		return -1;
+	}
+	fclose(p->f);
+	p->f = mem;
+	return 0;
+}
 
 static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		       char *err, size_t errlen)
@@ -43,6 +76,11 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->f = fopen(o->replay, "rb");
 	if (!p->f) {
 		snprintf(err, errlen, "%s: %s", o->replay, strerror(errno));
+		free(p);
+		return -1;
+	}
+	if (import_perfdata(p, o, err, errlen)) {
+		fclose(p->f);
 		free(p);
 		return -1;
 	}
@@ -172,6 +210,8 @@ static bool replay_ended(const struct dtl_source *src, const char **warning)
 	const struct replay *p = src->priv;
 
 	*warning = dtl_rec_reader__warning(p->r);
+	if (!*warning && p->import_warning[0])
+		*warning = p->import_warning;
 	return p->eof_in_interval;
 }
 

@@ -33,6 +33,7 @@ struct dtl_source_opts {
 	const char *sim_params;		/* "vcpus=64,ent=8,..." */
 	uint64_t seed;
 	const char *replay;		/* -r FILE */
+	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 };
 
 struct dtl_chunk {
