@@ -192,11 +192,8 @@ static int dbg_poll(struct dtl_source *src, int timeout_ms)
 {
 	/* dtl.c has no poll method: wait, then look. */
 	(void)src;
-	if (timeout_ms > 0) {
-		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	if (timeout_ms > 0)
+		dtl_source__sleep(timeout_ms);
 	return 1;
 }
 

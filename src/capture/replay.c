@@ -119,11 +119,8 @@ static void replay_close(struct dtl_source *src)
 static int replay_poll(struct dtl_source *src, int timeout_ms)
 {
 	(void)src;
-	if (timeout_ms > 0) {
-		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	if (timeout_ms > 0)
+		dtl_source__sleep(timeout_ms);
 	return 0;
 }
 

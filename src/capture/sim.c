@@ -330,11 +330,8 @@ static int sim_poll(struct dtl_source *src, int timeout_ms)
 {
 	struct sim *s = src->priv;
 
-	if (!s->p.virtual_clock && timeout_ms > 0) {
-		struct timespec ts = { timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	if (!s->p.virtual_clock && timeout_ms > 0)
+		dtl_source__sleep(timeout_ms);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dtl.h"
 #include "sys.h"
@@ -184,4 +185,11 @@ void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
 double dtl_source__recorded_interval(const struct dtl_source *src)
 {
 	return src->recorded_interval_s;
+}
+
+void dtl_source__sleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
 }

@@ -109,6 +109,8 @@ struct dtl_source {
 	char detail[512];
 };
 
+/* For the backends without a descriptor to poll: just wait. */
+void dtl_source__sleep(int ms);
 /* For the backends: CPUs online under root, within filter when it is not NULL. */
 int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
 			    struct dtl_cpuset *set, char *err, size_t errlen);
