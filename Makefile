@@ -75,7 +75,7 @@ build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
 
-FUZZERS := entries aux recording cpulist sysfiles simparams
+FUZZERS := entries aux recording perfdata cpulist sysfiles simparams
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

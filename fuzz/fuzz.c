@@ -7,10 +7,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "capture/aux.h"
 #include "capture/cpuset.h"
 #include "capture/dtl.h"
+#include "capture/perfdata.h"
 #include "capture/record.h"
 #include "capture/sim.h"
 #include "capture/sys.h"
@@ -99,6 +102,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fclose(f);
 	(void)events;
+#elif defined(FUZZ_PERFDATA)
+	/* Any bytes as a perf.data: an error naming it, or a recording that reads back whole. */
+	struct dtl_rec_meta m;
+	struct dtl_rec_event ev;
+	struct dtl_rec_reader *r;
+	char err[512], warn[1024];
+	int fd = memfd_create("fuzz", 0);
+	FILE *f, *out;
+	size_t ticks = 0;
+
+	if (!size || fd < 0)
+		return 0;
+	f = fmemopen((void *)data, size, "rb");
+	if (dtl_perfdata__convert(f, "fuzz.data", fd, 1.0, err, sizeof(err), warn,
+				  sizeof(warn))) {
+		assert(!strncmp(err, "fuzz.data: ", 11) && !strchr(err, '\n'));
+	} else {
+		lseek(fd, 0, SEEK_SET);
+		out = fdopen(fd, "rb");
+		r = dtl_rec_reader__open(out, "fuzz.dtl", &m, err, sizeof(err));
+		assert(r);
+		while (dtl_rec_reader__next(r, &ev) > 0)
+			ticks += ev.kind == DTL_REC_TICK;
+		assert(!dtl_rec_reader__warning(r));
+		/* every interval holds an entry, or it is the first: no empty runs */
+		assert(ticks >= 1 && ticks <= size / 48 + 1);
+		dtl_rec_reader__close(r);
+		fclose(out);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	fclose(f);
 #elif defined(FUZZ_CPULIST)
 	char *str = cstr(data, size), err[256];
 	struct dtl_cpuset set;

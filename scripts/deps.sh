@@ -4,6 +4,7 @@
 #                          libzstd-dev zlib1g-dev,
 #                          and linux-source-6.12 (for libperf) unless pkg-config finds libperf
 #   scripts/deps.sh check  also: tmux (drives the TUI tests), mandoc (man page lint),
+#                          linux-perf (a real perf.data for the import tests),
 #                          and for the kernel driver's real-tree build:
 #                          linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison
 #                          libssl-dev libelf-dev sparse
@@ -12,7 +13,7 @@ set -e
 pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev"
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
-[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"
+[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in $pkgs; do

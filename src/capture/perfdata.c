@@ -6,9 +6,9 @@
  * PERFILE2 header points at the data section, a stream of records; the
  * vpa_dtl AUX stream arrives in PERF_RECORD_AUXTRACE records (the AUX bytes
  * follow each record, outside its size), one CPU at a time. Each chunk is
- * parsed as perf's own decoder does: whole 48-byte records from its start,
- * so the 6.18 driver's short junk fragments at a wrap are left over and
- * counted. A perf.data has no interval boundaries, so intervals are cut by
+ * parsed as perf's own decoder does, whole 48-byte records from its start,
+ * except that the 6.18 driver's junk fragment at a wrap is recognised and
+ * skipped (and counted) instead of shifting every record after it. A perf.data has no interval boundaries, so intervals are cut by
  * the entries' own timebase.
  */
 #include "perfdata.h"
@@ -17,7 +17,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <stdint.h>
 
 #include "dtl.h"
 
@@ -29,7 +29,7 @@
 struct stream {
 	uint8_t *e;		/* entries, 48 bytes each */
 	size_t n, cap;
-	uint64_t junk;		/* bytes of chunks that were not whole records */
+	uint64_t junk;		/* fragments that were not whole records */
 	uint64_t bad;		/* timebase-0 records after the first */
 	bool started;
 };
@@ -50,12 +50,29 @@ static uint32_t le32(const uint8_t *p)
 	return v;
 }
 
-static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t *boot_tb,
-		     uint64_t *tb_freq)
+/*
+ * The 6.18 driver's stale tail: L zero bytes (L = AUX size - threshold*48,
+ * so 32, 48 or 64) reported just before the ring wraps, that is where the
+ * chunk's absolute AUX position reaches a multiple of the AUX size, itself
+ * a multiple of the page size. perf's decoder reads straight through it and
+ * every record after it in the chunk comes out shifted; skipping it keeps
+ * them. Only zeros that end on a 4 KiB boundary are taken for junk.
+ */
+static size_t wrap_junk(const uint8_t *d, size_t left, uint64_t pos)
 {
-	uint64_t whole = len / DTL_ENTRY_SIZE;
+	static const uint8_t zero[64];
 
-	s->junk += len % DTL_ENTRY_SIZE;
+	for (size_t l = 32; l <= 64; l += 16)
+		if ((pos + l) % 4096 == 0 && left >= l && !memcmp(d, zero, l))
+			return l;
+	return 0;
+}
+
+static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t aux_pos,
+		     uint64_t *boot_tb, uint64_t *tb_freq)
+{
+	uint64_t whole = len / DTL_ENTRY_SIZE, i = 0;
+
 	if (s->n + whole > s->cap) {
 		size_t cap = s->cap ? s->cap : 1024;
 		uint8_t *p;
@@ -68,11 +85,19 @@ static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t 
 		s->e = p;
 		s->cap = cap;
 	}
-	for (uint64_t i = 0; i < whole; i++, d += DTL_ENTRY_SIZE) {
-		if (dtl__be64(d + 16) == 0) {
+	for (; len - i >= DTL_ENTRY_SIZE; i += DTL_ENTRY_SIZE) {
+		size_t skip = s->started ? wrap_junk(d + i, len - i, aux_pos + i) : 0;
+
+		if (skip) {
+			s->junk++;
+			i += skip;
+			if (len - i < DTL_ENTRY_SIZE)
+				break;
+		}
+		if (dtl__be64(d + i + 16) == 0) {
 			if (!s->started && !*tb_freq) {
-				*boot_tb = le64(d);
-				*tb_freq = le64(d + 8);
+				*boot_tb = le64(d + i);
+				*tb_freq = le64(d + i + 8);
 			} else if (s->started) {
 				s->bad++;
 			}
@@ -80,25 +105,58 @@ static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t 
 			continue;
 		}
 		s->started = true;
-		memcpy(s->e + s->n++ * DTL_ENTRY_SIZE, d, DTL_ENTRY_SIZE);
+		memcpy(s->e + s->n++ * DTL_ENTRY_SIZE, d + i, DTL_ENTRY_SIZE);
 	}
+	if (i < len)
+		s->junk++;	/* a tail shorter than a record */
 	return 0;
 }
 
-/* Read the whole file: its size bounds every length field in it. */
+/* Read the whole file: its size then bounds every length field in it. */
 static uint8_t *slurp(FILE *f, size_t *len)
 {
-	struct stat st;
-	uint8_t *buf;
+	size_t cap = 1 << 16;
+	uint8_t *buf = malloc(cap), *p;
 
-	if (fstat(fileno(f), &st) || st.st_size < 0)
-		return NULL;
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		return NULL;
+	*len = 0;
 	rewind(f);
-	*len = fread(buf, 1, (size_t)st.st_size, f);
-	return buf;
+	while (buf) {
+		*len += fread(buf + *len, 1, cap - *len, f);
+		if (*len < cap)
+			return ferror(f) ? (free(buf), NULL) : buf;
+		p = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+		if (!p)
+			free(buf);
+		buf = p;
+		cap *= 2;
+	}
+	return NULL;
+}
+
+/*
+ * HEADER_HOSTNAME (feature bit 3): the adds_features bitmap at offset 72
+ * says which features follow the data section, one 16-byte section header
+ * each, in bit order; a string feature is a u32 length and the bytes.
+ */
+static void hostname(const uint8_t *buf, size_t len, uint64_t feat, char *host, size_t hostlen)
+{
+	unsigned int k = 0;
+	uint64_t off, size;
+	uint32_t n;
+
+	for (unsigned int bit = 0; bit < 3; bit++)
+		k += (buf[72 + bit / 8] >> (bit % 8)) & 1;
+	if (!((buf[72] >> 3) & 1) || feat > len || len - feat < (k + 1) * 16)
+		return;
+	off = le64(buf + feat + k * 16);
+	size = le64(buf + feat + k * 16 + 8);
+	if (off > len || size > len - off || size < 5)
+		return;
+	n = le32(buf + off);
+	if (n > size - 4)
+		n = (uint32_t)(size - 4);
+	snprintf(host, hostlen, "%.*s", (int)strnlen((const char *)buf + off + 4, n),
+		 (const char *)buf + off + 4);
 }
 
 int dtl_perfdata__is(const uint8_t *head, size_t len)
@@ -168,6 +226,7 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 			info = true;
 		} else if (type == REC_AUXTRACE && size >= 48) {
 			uint64_t dlen = le64(buf + off + 8);
+			uint64_t aux_pos = le64(buf + off + 16);
 			uint32_t cpu = le32(buf + off + 40);
 
 			if (dlen > end - off - size) {
@@ -179,7 +238,8 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 				break;
 			}
 			if (cpu < DTL_MAX_CPUS) {
-				if (add_chunk(&cpus[cpu], buf + off + size, dlen, &boot_tb, &tb_freq)) {
+				if (add_chunk(&cpus[cpu], buf + off + size, dlen, aux_pos,
+					      &boot_tb, &tb_freq)) {
 					snprintf(err, errlen, "%s: out of memory", name);
 					goto out;
 				}
@@ -196,8 +256,14 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	}
 	memset(&m, 0, sizeof(m));
 	snprintf(m.source, sizeof(m.source), "perf.data");
-	snprintf(m.detail, sizeof(m.detail), "%" PRIu64 " AUX chunks", chunks);
-	m.tb_freq = tb_freq ? tb_freq : DTL_DEFAULT_TB_FREQ;
+	if (le64(buf + 8) != 16)
+		hostname(buf, len, end, m.host, sizeof(m.host));
+	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++)
+		junk += cpus[c].junk;
+	snprintf(m.detail, sizeof(m.detail), "%" PRIu64 " AUX chunks, %" PRIu64 " junk fragments",
+		 chunks, junk);
+	/* A timebase runs at MHz to GHz; anything else is damage. */
+	m.tb_freq = tb_freq >= 1000000 && tb_freq <= 100000000000ull ? tb_freq : DTL_DEFAULT_TB_FREQ;
 	m.boot_tb = boot_tb;
 	m.interval_s = interval_s;
 	m.mask = DTL_MASK_ALL;
@@ -206,7 +272,6 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 			continue;
 		dtl_cpuset__set(&m.cpus, c);
 		m.nr_cpus = c + 1;
-		junk += cpus[c].junk;
 		for (size_t i = 0; i < cpus[c].n; i++) {
 			uint64_t tb = dtl__be64(cpus[c].e + i * DTL_ENTRY_SIZE + 16);
 
@@ -217,38 +282,61 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	if (t0 == UINT64_MAX)
 		t0 = t1 = boot_tb;
 	/* Rows are stamped with time since boot, perf's own clock, from 1970. */
-	m.start_ns = t0 > boot_tb ? (uint64_t)((double)(t0 - boot_tb) / (double)m.tb_freq * 1e9) : 0;
+	if (t0 > boot_tb) {
+		double ns = (double)(t0 - boot_tb) / (double)m.tb_freq * 1e9;
+
+		m.start_ns = ns < 9e18 ? (uint64_t)ns : (uint64_t)9e18;
+	}
 	w = dtl_rec_writer__open_fd(out_fd, name, &m, err, errlen);
 	at = calloc(DTL_MAX_CPUS, sizeof(*at));
 	if (!w || !at)
 		goto out;
 	{
-		uint64_t step = (uint64_t)(interval_s * (double)m.tb_freq);
+		uint64_t step = (uint64_t)(interval_s * (double)m.tb_freq), edge = t0, k = 0;
 
 		if (!step)
 			step = 1;
-		for (uint64_t edge = t0 + step, k = 1;; edge += step, k++) {
+		for (;;) {
+			uint64_t next = UINT64_MAX;
+			double ts;
+
+			k++;
+			edge = UINT64_MAX - edge < step ? UINT64_MAX : edge + step;
 			for (unsigned int c = 0; c < m.nr_cpus; c++) {
 				struct stream *s = &cpus[c];
 				size_t from = at[c];
 
 				while (at[c] < s->n && dtl__be64(s->e + at[c] * DTL_ENTRY_SIZE + 16) < edge)
 					at[c]++;
-				if (dtl_rec_writer__entries(w, c, s->e + from * DTL_ENTRY_SIZE,
-							    at[c] - from, 0,
-							    k == 1 ? s->bad + (s->junk ? 1 : 0) : 0))
+				if (at[c] < s->n) {
+					uint64_t tb = dtl__be64(s->e + at[c] * DTL_ENTRY_SIZE + 16);
+
+					next = tb < next ? tb : next;
+				}
+				if (dtl_rec_writer__entries(w, c, s->e ? s->e + from * DTL_ENTRY_SIZE :
+							    NULL, at[c] - from, 0,
+							    k == 1 ? s->bad + s->junk : 0))
 					goto write_err;
 			}
-			if (dtl_rec_writer__tick(w, m.start_ns + (uint64_t)((double)k * interval_s * 1e9),
+			ts = (double)m.start_ns + (double)k * interval_s * 1e9;
+			if (dtl_rec_writer__tick(w, ts < 9e18 ? (uint64_t)ts : (uint64_t)9e18,
 						 interval_s))
 				goto write_err;
-			if (edge > t1)
+			if (next == UINT64_MAX || edge == UINT64_MAX)
 				break;
+			/*
+			 * A gap with no entries (an idle LPAR, or a wild timebase
+			 * in damaged data) is skipped, not written out one empty
+			 * interval at a time: intervals stay bounded by entries.
+			 */
+			if (next - edge >= step) {
+				k += (next - edge) / step;
+				edge += (next - edge) / step * step;
+			}
 		}
 	}
 	rc = dtl_rec_writer__close(w, err, errlen);
 	w = NULL;
-	(void)junk;
 	goto out;
 write_err:
 	dtl_rec_writer__close(w, err, errlen);

@@ -1,0 +1,28 @@
+/*
+ * perfdata_gen.h - perf.data files written to the layout of
+ * tools/perf/Documentation/perf.data-file-format.txt, for tests and the
+ * fuzz seed corpus: what `perf record -a -e vpa_dtl/dtl_all/` would leave.
+ */
+#ifndef PERFDATA_GEN_H
+#define PERFDATA_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_gen;
+
+struct pd_gen *pd_gen__new(void);
+/* PERF_RECORD_AUXTRACE_INFO with this auxtrace type (7 is vpa_dtl). */
+void pd_gen__auxtrace_info(struct pd_gen *g, uint32_t type);
+/* A record perf writes that the importer must skip (COMM, FINISHED_ROUND…). */
+void pd_gen__other(struct pd_gen *g, uint32_t type, size_t payload);
+/* PERF_RECORD_AUXTRACE: len bytes of AUX stream of cpu, from AUX position pos. */
+void pd_gen__auxtrace(struct pd_gen *g, uint32_t cpu, uint64_t pos, const void *data,
+		      size_t len);
+/* The whole file; the caller frees it. pipe: the 16-byte pipe-mode header. */
+uint8_t *pd_gen__finish(struct pd_gen *g, int pipe, size_t *len);
+
+/* The boottb_freq record that opens each CPU's AUX stream (dtl-abi.md 4.4). */
+void pd_gen__boottb(uint8_t rec[48], uint64_t boot_tb, uint64_t tb_freq);
+
+#endif

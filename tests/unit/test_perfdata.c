@@ -1,0 +1,331 @@
+/*
+ * perf.data import: files built to perf.data-file-format.txt, one real file
+ * from Debian's perf, and damage of every kind.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "capture/dtl.h"
+#include "capture/perfdata.h"
+#include "capture/record.h"
+#include "perfdata_gen.h"
+
+#define TB_FREQ 512000000ull
+#define BOOT_TB 1000000ull
+
+struct imported {
+	int rc;
+	char err[512], warn[2048];
+	struct dtl_rec_meta m;
+	uint64_t tb[4][400];	/* timebases per cpu, in order */
+	size_t n[4];
+	uint64_t bad[4];
+	int ticks;
+};
+
+static void entry(uint8_t *p, uint64_t tb, unsigned int i)
+{
+	struct dtl_rec r = { 0 };
+
+	r.timebase = tb;
+	r.dispatch_reason = (uint8_t)(i % DTL_N_DISPATCH);
+	r.preempt_reason = (uint8_t)(i % DTL_N_PREEMPT);
+	r.enqueue_to_dispatch = 100 + i;
+	r.processor_id = (uint16_t)i;
+	r.srr0 = 0xc000000000001000ull;
+	dtl_rec__encode(&r, p);
+}
+
+static void import(const uint8_t *buf, size_t len, struct imported *im)
+{
+	FILE *in = fmemopen((void *)buf, len ? len : 1, "rb");
+	int fd = memfd_create("t", 0);
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	FILE *out;
+
+	memset(im, 0, sizeof(*im));
+	if (!len) {
+		fclose(in);
+		in = tmpfile();
+	}
+	im->rc = dtl_perfdata__convert(in, "t.data", fd, 1.0, im->err, sizeof(im->err),
+				       im->warn, sizeof(im->warn));
+	fclose(in);
+	if (im->rc) {
+		close(fd);
+		return;
+	}
+	lseek(fd, 0, SEEK_SET);
+	out = fdopen(fd, "rb");
+	r = dtl_rec_reader__open(out, "t.dtl", &im->m, im->err, sizeof(im->err));
+	CHECK(r != NULL);
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind == DTL_REC_TICK)
+			im->ticks++;
+		if (ev.cpu >= 4)
+			continue;
+		if (ev.kind == DTL_REC_BAD)
+			im->bad[ev.cpu] += ev.value;
+		for (size_t i = 0; ev.kind == DTL_REC_ENTRIES && i < ev.n; i++)
+			if (im->n[ev.cpu] < 400)
+				im->tb[ev.cpu][im->n[ev.cpu]++] = dtl__be64(ev.data + i * 48 + 16);
+	}
+	if (r) {
+		CHECK(dtl_rec_reader__warning(r) == NULL);
+		dtl_rec_reader__close(r);
+	}
+	fclose(out);
+}
+
+/* cpus 0 and 2, 3 seconds of entries each, in several chunks per CPU. */
+static uint8_t *two_cpus(size_t *len, int pipe)
+{
+	struct pd_gen *g = pd_gen__new();
+	uint8_t chunk[48 * 41];
+
+	pd_gen__other(g, 3, 24);			/* COMM */
+	pd_gen__auxtrace_info(g, 7);
+	for (unsigned int c = 0; c <= 2; c += 2) {
+		uint64_t pos = 0;
+
+		for (unsigned int k = 0; k < 3; k++) {
+			size_t off = 0;
+
+			if (k == 0) {
+				pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+				off = 48;
+			}
+			for (unsigned int i = 0; off < sizeof(chunk); off += 48, i++)
+				entry(chunk + off, BOOT_TB + TB_FREQ * k + (i + 1) * 1000 + c, i);
+			pd_gen__auxtrace(g, c, pos, chunk, sizeof(chunk));
+			pos += sizeof(chunk);
+			pd_gen__other(g, 68, 0);		/* FINISHED_ROUND */
+		}
+	}
+	return pd_gen__finish(g, pipe, len);
+}
+
+TEST(perfdata_built_to_spec_imports_every_entry_per_cpu)
+{
+	for (int pipe = 0; pipe <= 1; pipe++) {
+		size_t len;
+		uint8_t *buf = two_cpus(&len, pipe);
+		struct imported *im = malloc(sizeof(*im));
+
+		CHECK(dtl_perfdata__is(buf, len));
+		import(buf, len, im);
+		CHECK_EQ(im->rc, 0);
+		CHECK_EQ(im->m.tb_freq, TB_FREQ);
+		CHECK_EQ(im->m.boot_tb, BOOT_TB);
+		/* 41 records a chunk, the first of the first is the header */
+		CHECK_EQ(im->n[0], 3 * 41 - 1);
+		CHECK_EQ(im->n[2], 3 * 41 - 1);
+		CHECK_EQ(im->n[1], 0);
+		CHECK(dtl_cpuset__has(&im->m.cpus, 2) && !dtl_cpuset__has(&im->m.cpus, 1));
+		CHECK_EQ(im->bad[0] + im->bad[2], 0);
+		for (size_t i = 1; i < im->n[2]; i++)
+			CHECK(im->tb[2][i] > im->tb[2][i - 1]);
+		CHECK_EQ(im->tb[2][0], BOOT_TB + 1000 + 2);
+		CHECK_EQ(im->ticks, 3);			/* three seconds of timebase, 1 s each */
+		CHECK_STR(im->warn, "");
+		free(im);
+		free(buf);
+	}
+}
+
+/*
+ * dtl-abi.md 5.1 with a 128 KiB AUX buffer: 32 stale bytes reported just
+ * before the wrap, in the middle of one AUXTRACE chunk. perf would read
+ * every record after them shifted by 32 bytes.
+ */
+TEST(perfdata_upstream_wrap_junk_is_skipped_not_misparsed)
+{
+	struct pd_gen *g = pd_gen__new();
+	const size_t before = 5, after = 7, threshold = (131072 - 32) / 48;
+	uint8_t chunk[48 * 13 + 32];
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t *buf;
+	size_t len, off = 0;
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	pd_gen__auxtrace(g, 1, 0, chunk, 48);
+	for (size_t i = 0; i < before; i++, off += 48)
+		entry(chunk + off, BOOT_TB + 10 + i, (unsigned int)i);
+	memset(chunk + off, 0, 32);
+	off += 32;
+	for (size_t i = 0; i < after; i++, off += 48)
+		entry(chunk + off, BOOT_TB + 100 + i, (unsigned int)i);
+	/* the chunk starts 5 records before the stale tail at threshold*48 */
+	pd_gen__auxtrace(g, 1, (threshold - before) * 48, chunk, off);
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_EQ(im->n[1], before + after);
+	CHECK_EQ(im->tb[1][before], BOOT_TB + 100);
+	CHECK_EQ(im->tb[1][before + after - 1], BOOT_TB + 100 + after - 1);
+	CHECK_EQ(im->bad[1], 1);			/* the fragment is counted */
+	CHECK_CONTAINS(im->m.detail, "1 junk fragments");
+	free(im);
+	free(buf);
+}
+
+TEST(perfdata_without_vpa_dtl_data_is_a_named_error)
+{
+	struct imported *im = malloc(sizeof(*im));
+	struct pd_gen *g = pd_gen__new();
+	uint8_t rec[48];
+	uint8_t *buf;
+	size_t len;
+
+	pd_gen__other(g, 9, 40);			/* SAMPLEs only, as with cpu-clock */
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "t.data: no vpa_dtl AUX data");
+	free(buf);
+
+	g = pd_gen__new();
+	pd_gen__auxtrace_info(g, 1);			/* Intel PT */
+	pd_gen__boottb(rec, 1, 2);
+	pd_gen__auxtrace(g, 0, 0, rec, 48);
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "auxtrace type 1");
+	CHECK_CONTAINS(im->err, "offset 256");		/* header 104 + attr section 152 */
+	free(buf);
+	free(im);
+}
+
+TEST(perfdata_absurd_lengths_are_named_with_their_offset)
+{
+	struct imported *im = malloc(sizeof(*im));
+	size_t len;
+	uint8_t *buf = two_cpus(&len, 0);
+	uint64_t huge = ~0ull >> 1, v;
+
+	memcpy(buf + 48, &huge, 8);			/* data section size */
+	import(buf, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "t.data: offset 40: data section");
+	free(buf);
+
+	buf = two_cpus(&len, 0);
+	memcpy(&v, buf + 40, 8);			/* the first record: COMM */
+	buf[v + 6] = buf[v + 7] = 0;			/* of size 0 */
+	import(buf, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "record of 0 bytes");
+	free(buf);
+
+	buf = two_cpus(&len, 0);
+	v += 32 + 24;					/* the first AUXTRACE's size */
+	memcpy(buf + v + 8, &huge, 8);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "runs past the data section");
+	free(buf);
+	free(im);
+}
+
+TEST(perfdata_cut_off_anywhere_keeps_what_came_before)
+{
+	struct imported *im = malloc(sizeof(*im));
+	size_t len;
+	uint8_t *buf = two_cpus(&len, 0);
+	int ok = 0;
+
+	/* The header names the data size, so a cut is damage, never a crash. */
+	for (size_t cut = 0; cut < len; cut += 7) {
+		import(buf, cut, im);
+		if (im->rc) {
+			CHECK_CONTAINS(im->err, "t.data");
+			continue;
+		}
+		ok++;
+	}
+	CHECK_EQ(ok, 0);			/* the data section lies past every cut */
+	/* Pipe mode has no such size: a cut after data keeps the data. */
+	free(buf);
+	buf = two_cpus(&len, 1);
+	import(buf, len - 100, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_CONTAINS(im->warn, "replayed what came before");
+	CHECK(im->n[2] > 0 && im->n[2] < 122);
+	CHECK_EQ(im->n[0], 122);
+	free(buf);
+	free(im);
+}
+
+/*
+ * The real file Debian's perf 6.1 wrote here (perf record -e cpu-clock -a),
+ * with vpa_dtl records appended to its data section and its feature
+ * sections moved along: header, attrs and feature handling on bytes nobody
+ * here wrote.
+ */
+TEST(perfdata_real_perf_file_with_vpa_dtl_records_spliced_in)
+{
+	FILE *f = fopen("tests/data/cpu-clock.perf.data", "rb");
+	struct imported *im = malloc(sizeof(*im));
+	struct pd_gen *g = pd_gen__new();
+	uint8_t *real, *ours, *out, chunk[48 * 3];
+	size_t len, olen, add;
+	uint64_t data, dsize, feat;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	rewind(f);
+	real = malloc(len);
+	CHECK(fread(real, 1, len, f) == len);
+	fclose(f);
+	import(real, len, im);
+	CHECK_EQ(im->rc, -1);
+	CHECK_CONTAINS(im->err, "no vpa_dtl AUX data");
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	entry(chunk + 48, BOOT_TB + 5, 1);
+	entry(chunk + 96, BOOT_TB + 9, 2);
+	pd_gen__auxtrace(g, 3, 0, chunk, sizeof(chunk));
+	ours = pd_gen__finish(g, 1, &olen);		/* pipe mode: records at 16 */
+	add = olen - 16;
+	memcpy(&data, real + 40, 8);
+	memcpy(&dsize, real + 48, 8);
+	feat = data + dsize;
+	out = malloc(len + add);
+	memcpy(out, real, feat);
+	memcpy(out + feat, ours + 16, add);
+	memcpy(out + feat + add, real + feat, len - feat);
+	dsize += add;
+	memcpy(out + 48, &dsize, 8);
+	/* adds_features bitmap at 72: one section header per set bit, at feat */
+	for (unsigned int bit = 0, k = 0; bit < 256; bit++) {
+		uint64_t o;
+
+		if (!(real[72 + bit / 8] & (1u << (bit % 8))))
+			continue;
+		memcpy(&o, out + feat + add + k * 16, 8);
+		o += add;
+		memcpy(out + feat + add + k * 16, &o, 8);
+		k++;
+	}
+	import(out, len + add, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_EQ(im->n[3], 2);
+	CHECK_EQ(im->tb[3][1], BOOT_TB + 9);
+	CHECK_EQ(im->m.tb_freq, TB_FREQ);
+	CHECK(im->m.host[0] != '\0');		/* HEADER_HOSTNAME, past our records */
+	CHECK(memmem(real, len, im->m.host, strlen(im->m.host)) != NULL);
+	free(real);
+	free(ours);
+	free(out);
+	free(im);
+}
