@@ -42,6 +42,8 @@ struct app {
 	struct dtl_rec_writer *rec;
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	int exit_code;
+	uint64_t shown;			/* intervals ended since the start or a rewind */
+	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
 };
 
 static volatile sig_atomic_t stop;
@@ -186,6 +188,95 @@ static void export(struct app *a)
 		snprintf(a->status, sizeof(a->status), "exported %zu rows to %.400s", a->table.n, path);
 }
 
+/*
+ * One interval: tick the source, fold what it gives, end the interval.
+ * False when a recording has no more intervals (the stats are untouched).
+ */
+static bool step(struct app *a, uint64_t interval_ns, uint64_t started, uint64_t *ts)
+{
+	const char *warning;
+	uint64_t clk_ns;
+	double secs;
+
+	dtl_source__tick(a->src, interval_ns);
+	drain(a);
+	if (dtl_source__ended(a->src, &warning))
+		return false;
+	/* Sources that know the interval (simulator, replay) say; else what elapsed. */
+	secs = dtl_source__interval(a->src);
+	if (secs <= 0)
+		secs = (double)(now_ns(CLOCK_MONOTONIC) - started) / 1e9;
+	dtl_stats__end_interval(a->stats, secs);
+	sync_online(a);
+	read_lparcfg(a);
+	*ts = dtl_source__clock(a->src, &clk_ns) ? clk_ns : now_ns(CLOCK_REALTIME);
+	if (a->rec && dtl_rec_writer__tick(a->rec, *ts, secs))
+		record_failed(a);
+	a->shown++;
+	return true;
+}
+
+static void end_status(struct app *a, const char *warning)
+{
+	snprintf(a->status, sizeof(a->status), "end of the recording after interval %llu%s%.400s",
+		 (unsigned long long)a->shown, warning ? ": " : "", warning ? warning : "");
+}
+
+/*
+ * A replay to interval `target` (1 is the first) or, when target is 0, to
+ * the first interval ending at or after at_ns. Back means from the start
+ * again, with fresh stats, so totals since start stay true.
+ */
+static void seek(struct app *a, uint64_t target, uint64_t at_ns)
+{
+	uint64_t ts = a->table.ts_ns, interval_ns = (uint64_t)(a->o.interval_s * 1e9);
+	const char *warning;
+	char err[512], when[32];
+	time_t t;
+	struct tm tm;
+
+	if (!dtl_source__recorded(a->src) || a->rec) {
+		snprintf(a->status, sizeof(a->status), "%s",
+			 a->rec ? "t, T and b are off while writing a recording (-w)" :
+			 "t, T and b move through a replay (-r FILE)");
+		return;
+	}
+	if (target ? target <= a->shown : at_ns < ts) {
+		struct dtl_stats *fresh = dtl_stats__new(dtl_source__nr_cpus(a->src),
+							 dtl_source__tb_freq(a->src));
+
+		if (!fresh || dtl_source__rewind(a->src, err, sizeof(err))) {
+			dtl_stats__delete(fresh);
+			snprintf(a->status, sizeof(a->status), "cannot go back: %.400s",
+				 fresh ? err : "out of memory");
+			return;
+		}
+		dtl_stats__delete(a->stats);
+		a->stats = fresh;
+		a->shown = 0;
+		sync_online(a);
+		ts = a->replay_start_ns;
+	}
+	while (target ? a->shown < target : ts < at_ns) {
+		if (!step(a, interval_ns, now_ns(CLOCK_MONOTONIC), &ts)) {
+			dtl_source__ended(a->src, &warning);
+			end_status(a, warning);
+			break;
+		}
+		a->status[0] = '\0';
+	}
+	if (!a->status[0]) {
+		t = (time_t)(ts / 1000000000ull);
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		snprintf(a->status, sizeof(a->status), "interval %llu, ending %s UTC (paused; space "
+			 "resumes)", (unsigned long long)a->shown, when);
+	}
+	a->paused = true;
+	refill(a, ts);
+	a->table.ts_ns = ts;
+}
+
 /* Returns false to quit. */
 static bool handle(struct app *a, struct dtl_act act)
 {
@@ -222,6 +313,25 @@ static bool handle(struct app *a, struct dtl_act act)
 	case DTL_ACT_REDRAW:
 		a->status[0] = '\0';	/* a message lasts until the next key */
 		break;
+	case DTL_ACT_STEP:
+		a->status[0] = '\0';
+		if (act.step < 0 && a->shown <= 1)
+			snprintf(a->status, sizeof(a->status), "already at the first interval");
+		else
+			seek(a, act.step < 0 ? a->shown - 1 : a->shown + 1, 0);
+		break;
+	case DTL_ACT_JUMP: {
+		uint64_t at_ns, target;
+		char err[256];
+
+		a->status[0] = '\0';
+		if (dtl_opts__parse_when(act.text, a->replay_start_ns, &at_ns, &target, err,
+					 sizeof(err)))
+			snprintf(a->status, sizeof(a->status), "%s", err);
+		else
+			seek(a, target, at_ns);
+		break;
+	}
 	}
 	redraw(a);
 	return true;
@@ -276,7 +386,6 @@ static int run(struct app *a)
 	for (;;) {
 		uint64_t interval_ns = (uint64_t)(a->o.interval_s * 1e9), ts;
 		const char *warning;
-		double secs;
 
 		deadline = start + interval_ns;
 		while (!virt && !stop) {
@@ -303,30 +412,19 @@ static int run(struct app *a)
 			start = deadline;	/* a paused replay stands still */
 			continue;
 		}
-		dtl_source__tick(a->src, interval_ns);
-		drain(a);
-		if (dtl_source__ended(a->src, &warning)) {
+		if (!step(a, interval_ns, start, &ts)) {
+			dtl_source__ended(a->src, &warning);
 			if (warning && !a->tui)
 				fprintf(stderr, "dtltop: warning: %s\n", warning);
 			if (!a->tui)
 				return 0;
-			snprintf(a->status, sizeof(a->status), "end of the recording%s%.400s",
-				 warning ? ": " : "", warning ? warning : "");
+			/* The last interval stays up, paused: t, T and b still move. */
+			end_status(a, warning);
+			a->paused = true;
 			redraw(a);
-			while (!stop && handle(a, dtl_tui__wait(a->tui, 200)))
-				;
-			return 0;
+			start = deadline;
+			continue;
 		}
-		/* Sources that know the interval (simulator, replay) say; else what elapsed. */
-		secs = dtl_source__interval(a->src);
-		if (secs <= 0)
-			secs = (double)(now_ns(CLOCK_MONOTONIC) - start) / 1e9;
-		dtl_stats__end_interval(a->stats, secs);
-		sync_online(a);
-		read_lparcfg(a);
-		ts = dtl_source__clock(a->src, &clk_ns) ? clk_ns : now_ns(CLOCK_REALTIME);
-		if (a->rec && dtl_rec_writer__tick(a->rec, ts, secs))
-			record_failed(a);
 		if (a->tui) {
 			if (!a->paused) {
 				refill(a, ts);
@@ -489,6 +587,8 @@ int main(int argc, char **argv)
 	}
 	sync_online(&a);
 	read_lparcfg(&a);
+	if (!dtl_source__clock(a.src, &a.replay_start_ns))
+		a.replay_start_ns = 0;
 	dtl_table__fill(&a.table, a.stats, DTL_SPAN_INTERVAL, now_ns(CLOCK_REALTIME));
 
 	signal(SIGINT, on_signal);

@@ -5,6 +5,7 @@
 #define DTL_OPTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "capture/source.h"
@@ -31,6 +32,13 @@ struct dtl_opts {
 
 /* 0 ok, -1 with a one-line message in err (exit status 2). */
 int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen);
+/*
+ * A replay's jump target ('b'): "#N" is interval N (in *interval); "+S" or
+ * "S" is S seconds after start_ns, "HH:MM[:SS]" that UTC time on the day of
+ * start_ns, or the next day if it is earlier (in *at_ns). 0, or -1 with err.
+ */
+int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,
+			 char *err, size_t errlen);
 void dtl_opts__usage(FILE *f);
 
 #endif

@@ -130,6 +130,40 @@ for _ in $(seq 50); do [ -f "$tmp/exit2" ] && break; sleep 0.1; done
 grep -q 'EXITED 0' "$tmp/exit2" 2>/dev/null && ok || fail "q did not exit 0: $(cat "$tmp/exit2" 2>/dev/null)"
 [ ! -s "$tmp/stderr2" ] && ok || fail "stderr: $(cat "$tmp/stderr2")"
 
+# replay: t / T step, b jumps; what is shown is what the batch CSV has for that interval
+T kill-server 2>/dev/null
+sock="$sock-3"
+"$DTLTOP" --sim=vcpus=8,clock=virtual --seed 5 -b -n 8 -d 1 -w "$tmp/r8.dtl" --csv >"$tmp/r8.csv" \
+	|| fail "recording for the replay TUI"
+disp() { awk -F, -v n="$1" '$3 == "0" && ++k == n { print $4 }' "$tmp/r8.csv"; }
+T new-session -d -s t -x 150 -y 30 "$DTLTOP -r $tmp/r8.dtl --no-color 2>$tmp/stderr3; sleep 30"
+expect 'replay of .*r8\.dtl: sim on' "replay header names the recording"
+keys b
+expect 'Jump to HH:MM' "b prompts for a time"
+keys '#5' Enter
+expect 'interval 5, ending 00:00:05 UTC \(paused' "b #5 jumps to interval 5"
+expect "^ +0 +$(disp 5) " "cpu 0 shows interval 5's dispatches"
+keys T
+expect 'interval 4, ending 00:00:04 UTC' "T steps back"
+expect "^ +0 +$(disp 4) " "cpu 0 shows interval 4's dispatches"
+keys t t
+expect 'interval 6, ending' "t steps forward"
+expect "^ +0 +$(disp 6) " "cpu 0 shows interval 6's dispatches"
+keys b '+2' Enter
+expect 'interval 2, ending 00:00:02 UTC' "b +2 jumps back to 2 s after the start"
+expect "^ +0 +$(disp 2) " "cpu 0 shows interval 2's dispatches"
+keys b '00:00:07' Enter
+expect 'interval 7, ending 00:00:07' "b HH:MM:SS"
+keys b 'zz' Enter
+expect "bad time 'zz'" "a bad time is refused on the status line"
+keys t t t
+expect 'end of the recording after interval 8' "stepping past the end says so"
+expect "^ +0 +$(disp 8) " "the last interval stays up"
+keys T
+expect 'interval 7, ending' "T works after the end"
+keys q
+[ ! -s "$tmp/stderr3" ] && ok || fail "replay stderr: $(cat "$tmp/stderr3")"
+
 # the first session, quit with q
 T kill-server 2>/dev/null
 finish

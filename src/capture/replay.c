@@ -22,6 +22,9 @@
 
 struct replay {
 	FILE *f;
+	char name[4096];
+	struct dtl_cpuset filter;	/* -C */
+	bool have_filter;
 	struct dtl_rec_reader *r;
 	struct dtl_rec_meta meta;
 	uint64_t released, consumed;	/* ticks */
@@ -61,6 +64,43 @@ static int import_perfdata(struct replay *p, const struct dtl_source_opts *o,
 	return 0;
 }
 
+/* The state of a recording just opened: its first interval comes next. */
+static void start(struct dtl_source *src)
+{
+	struct replay *p = src->priv;
+
+	src->tb_freq = p->meta.tb_freq;
+	src->nr_cpus = p->meta.nr_cpus;
+	src->cpus = p->meta.cpus;
+	src->mask = p->meta.mask;
+	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
+	src->recorded_interval_s = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
+	if (p->have_filter)
+		dtl_cpuset__and(&src->cpus, &p->filter);
+	p->released = p->consumed = 0;
+	p->ts_ns = p->meta.start_ns;
+	p->interval_s = 0;
+	p->eof = p->eof_in_interval = false;
+}
+
+/*
+ * Going back reads the file again from its start: chunks hold deltas
+ * against the one before, so there is nothing to seek to in the middle.
+ */
+static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
+{
+	struct replay *p = src->priv;
+	struct dtl_rec_meta m;
+
+	dtl_rec_reader__close(p->r);
+	rewind(p->f);
+	p->r = dtl_rec_reader__open(p->f, p->name, &m, err, errlen);
+	if (!p->r)
+		return -1;	/* the file changed under us; replay_close copes */
+	start(src);
+	return 0;
+}
+
 static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		       char *err, size_t errlen)
 {
@@ -91,14 +131,10 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	src->priv = p;
-	src->tb_freq = p->meta.tb_freq;
-	src->nr_cpus = p->meta.nr_cpus;
-	src->cpus = p->meta.cpus;
-	src->mask = p->meta.mask;
-	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
-	src->recorded_interval_s = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
-	if (o->have_cpus)
-		dtl_cpuset__and(&src->cpus, &o->cpus);
+	snprintf(p->name, sizeof(p->name), "%s", o->replay);
+	p->have_filter = o->have_cpus;
+	p->filter = o->cpus;
+	start(src);
 	t = (time_t)(p->meta.start_ns / 1000000000ull);
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
@@ -111,7 +147,8 @@ static void replay_close(struct dtl_source *src)
 {
 	struct replay *p = src->priv;
 
-	dtl_rec_reader__close(p->r);
+	if (p->r)
+		dtl_rec_reader__close(p->r);
 	fclose(p->f);
 	free(p);
 }
@@ -130,7 +167,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 	struct dtl_rec_event ev;
 
 	while (p->consumed < p->released) {
-		if (dtl_rec_reader__next(p->r, &ev) <= 0) {
+		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
 			p->eof = p->eof_in_interval = true;
 			p->consumed = p->released;
 			return 0;
@@ -206,7 +243,7 @@ static bool replay_ended(const struct dtl_source *src, const char **warning)
 {
 	const struct replay *p = src->priv;
 
-	*warning = dtl_rec_reader__warning(p->r);
+	*warning = p->r ? dtl_rec_reader__warning(p->r) : "the recording could not be read again";
 	if (!*warning && p->import_warning[0])
 		*warning = p->import_warning;
 	return p->eof_in_interval;
@@ -223,4 +260,5 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.clock = replay_clock,
 	.interval = replay_interval,
 	.ended = replay_ended,
+	.rewind = replay_rewind,
 };

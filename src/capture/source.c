@@ -151,6 +151,15 @@ bool dtl_source__recorded(const struct dtl_source *src)
 	return src->ops->ended != NULL;
 }
 
+int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen)
+{
+	if (!src->ops->rewind) {
+		snprintf(err, errlen, "only a replay (-r) can go back");
+		return -1;
+	}
+	return src->ops->rewind(src, err, errlen);
+}
+
 const char *dtl_source__lparcfg(const struct dtl_source *src)
 {
 	return src->lparcfg;

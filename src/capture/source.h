@@ -77,6 +77,8 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/* Back to a recording's first interval, as just opened; -1 if not a recording. */
+int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 /* A recording's -d, for pacing its replay. */
 double dtl_source__recorded_interval(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
@@ -95,6 +97,7 @@ struct dtl_source_ops {
 	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
 	double (*interval)(const struct dtl_source *src);
 	bool (*ended)(const struct dtl_source *src, const char **warning);
+	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
 };
 
 struct dtl_source {

@@ -151,7 +151,10 @@ void dtl_panels__status(struct dtl_tui *t, const struct dtl_model *m)
 
 	if (y < 0)
 		return;
-	if (t->prompting)
+	if (t->prompting == 'b')
+		line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
+		     "(Enter jumps, Esc cancels): %s", t->prompt);
+	else if (t->prompting)
 		line(y, A_BOLD, "Interval in seconds (Enter sets, Esc cancels): %s", t->prompt);
 	else if (t->message[0])
 		line(y, A_BOLD, "%s", t->message);
@@ -173,7 +176,9 @@ static const char *const keys_help[] = {
 	"  < / >         move the sort column left / right (marked with *)",
 	"  R             reverse the sort order",
 	"  d, s          set the interval in seconds (fractions allowed)",
-	"  space, Z      pause the display (capture goes on)",
+	"  space, Z      pause the display (capture goes on; a replay stands still)",
+	"  t / T         replay: step to the next / previous interval (and pause)",
+	"  b             replay: jump to a time (HH:MM[:SS] UTC, +seconds, or #interval)",
 	"  i             show the last interval or totals since start",
 	"  r             reset the totals since start",
 	"  Up/Down j/k   scroll one row; PgUp/PgDn a page; Home/End (g/G) top/bottom",

@@ -23,7 +23,7 @@ struct dtl_tui {
 	int rows_shown;
 	bool help;
 	int help_top;
-	bool prompting;
+	int prompting;		/* 0, 'd' (interval) or 'b' (jump to a time) */
 	char prompt[32];
 	char message[512];
 };

@@ -85,16 +85,20 @@ static void move_sort(struct dtl_tui *t, int dir)
 
 static struct dtl_act prompt_key(struct dtl_tui *t, int ch)
 {
-	struct dtl_act a = { DTL_ACT_REDRAW, 0, 0 };
+	struct dtl_act a = { .what = DTL_ACT_REDRAW };
 	size_t len = strlen(t->prompt);
 
 	if (ch == 27) {
-		t->prompting = false;
+		t->prompting = 0;
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
+		t->prompting = 0;
+		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */
+		snprintf(a.text, sizeof(a.text), "%s", t->prompt);
 	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
 		char *end;
 		double v = strtod(t->prompt, &end);
 
-		t->prompting = false;
+		t->prompting = 0;
 		if (end == t->prompt || *end || !(v >= 0.01 && v <= 86400)) {
 			snprintf(t->message, sizeof(t->message),
 				 "bad interval '%s' (want seconds, 0.01 to 86400)", t->prompt);
@@ -113,7 +117,7 @@ static struct dtl_act prompt_key(struct dtl_tui *t, int ch)
 
 static struct dtl_act help_key(struct dtl_tui *t, int ch)
 {
-	struct dtl_act a = { DTL_ACT_REDRAW, 0, 0 };
+	struct dtl_act a = { .what = DTL_ACT_REDRAW };
 	int page = LINES > 2 ? LINES - 2 : 1;
 
 	switch (ch) {
@@ -132,7 +136,7 @@ static struct dtl_act help_key(struct dtl_tui *t, int ch)
 
 struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 {
-	struct dtl_act a = { DTL_ACT_NONE, 0, 0 };
+	struct dtl_act a = { .what = DTL_ACT_NONE };
 	int page = t->rows_shown > 1 ? t->rows_shown : 1;
 	int ch;
 
@@ -157,8 +161,14 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case 'r': a.what = DTL_ACT_RESET; break;
 	case ' ': case 'Z': a.what = DTL_ACT_PAUSE; break;
 	case 'i': a.what = DTL_ACT_SPAN; break;
+	case 't': a.what = DTL_ACT_STEP; a.step = 1; break;
+	case 'T': a.what = DTL_ACT_STEP; a.step = -1; break;
+	case 'b':
+		t->prompting = 'b';
+		t->prompt[0] = '\0';
+		break;
 	case 'd': case 's':
-		t->prompting = true;
+		t->prompting = 'd';
 		t->prompt[0] = '\0';
 		break;
 	case '<': move_sort(t, -1); break;

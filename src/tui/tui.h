@@ -23,12 +23,16 @@ enum dtl_action {
 	DTL_ACT_INTERVAL,	/* interval_s */
 	DTL_ACT_SPAN,		/* interval <-> since start */
 	DTL_ACT_REDRAW,
+	DTL_ACT_STEP,		/* a replay's next (step 1) or previous (-1) interval */
+	DTL_ACT_JUMP,		/* a replay to the time in text */
 };
 
 struct dtl_act {
 	enum dtl_action what;
 	unsigned int bit;
 	double interval_s;
+	int step;
+	char text[32];
 };
 
 struct dtl_model {

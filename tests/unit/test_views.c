@@ -245,3 +245,29 @@ TEST(options_reject_bad_values_naming_them)
 		CHECK(strchr(err, '\n') == NULL);
 	}
 }
+
+TEST(replay_jump_times_parse_or_are_refused)
+{
+	const uint64_t day = 20089ull * 86400 * 1000000000ull, start = day + 3600ull * 1000000000ull;
+	uint64_t at, n;
+	char err[128];
+
+	CHECK_EQ(dtl_opts__parse_when("#12", start, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(n, 12);
+	CHECK_EQ(dtl_opts__parse_when("+2.5", start, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, start + 2500000000ull);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(dtl_opts__parse_when("30", start, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, start + 30000000000ull);
+	CHECK_EQ(dtl_opts__parse_when("01:30", start, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, day + 5400ull * 1000000000ull);
+	CHECK_EQ(dtl_opts__parse_when("00:10:05", start, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, day + 86400000000000ull + 605ull * 1000000000ull);	/* before the start: next day */
+	const char *bad[] = { "", "#", "#0", "#-1", "#x", "24:00", "1:60", "12:00:00x", "+", "-3",
+			      "1e99", "abc", "12:3a" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ(dtl_opts__parse_when(bad[i], start, &at, &n, err, sizeof(err)), -1);
+		CHECK_CONTAINS(err, "bad time '");
+	}
+}
