@@ -103,6 +103,10 @@ rc=$?
 n=$(grep -c ',all,' "$tmp/cut.csv")
 [ "$n" -ge 4 ] && [ "$n" -lt 12 ] && head -n "$(wc -l <"$tmp/cut.csv")" "$tmp/live.csv" | cmp -s - "$tmp/cut.csv" \
 	&& ok || fail "cut-off replay is not a prefix of the live run ($n intervals)"
+# a file written by dtltop 0.1.0 (format 1.0) and its live CSV, committed: every later
+# dtltop must replay it to the same bytes
+"$DTLTOP" -r tests/data/v1.0-sim.dtl -b --csv | cmp -s - tests/data/v1.0-sim.csv && ok \
+	|| fail "a format 1.0 recording no longer replays to its recorded CSV"
 # recording to an existing file refuses; never clobbers
 expect_error "-w over an existing file" "$tmp/rec.dtl" --sim -b -n 1 -w "$tmp/rec.dtl"
 expect_error "-r not a recording" "$tmp/live.csv: offset 0: not a dtltop recording" -r "$tmp/live.csv" -b
