@@ -98,6 +98,19 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 		fi; \
 	done
 
+# dtltop for ppc64le (an LPAR, or the QEMU test in tests/qemu): static, so it
+# runs from an initramfs with nothing else; ncursesw, libcap, zstd and zlib
+# from Debian's ppc64el -dev packages (multiarch), libperf built for it.
+PPC_CROSS ?= powerpc64le-linux-gnu-
+PPC_LIBPERF := build/ppc64le/libperf
+build/ppc64le/dtltop: $(SRCS) $(HDRS) $(PPC_LIBPERF)/.built
+	$(PPC_CROSS)gcc $(CFLAGS) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
+		-static -o $@ $(SRCS) $(PPC_LIBPERF)/libperf.a $(PPC_LIBPERF)/libapi.a \
+		-lncursesw -ltinfo -lcap -lzstd -lz -lm
+
+$(PPC_LIBPERF)/.built: scripts/build-libperf.sh
+	ARCH=powerpc CROSS_COMPILE=$(PPC_CROSS) scripts/build-libperf.sh $(PPC_LIBPERF)
+
 build/libperf/.built: scripts/build-libperf.sh
 	scripts/build-libperf.sh build/libperf
 

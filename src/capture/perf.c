@@ -175,6 +175,12 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	attr.type = p->o.type;
 	attr.config = p->o.config;
 	attr.sample_period = p->o.period_ns;
+	/*
+	 * Enabled only once both rings are mapped, as perf record does: the
+	 * core stops an AUX event when its ring buffer is attached and does
+	 * not start it again, so one opened enabled would never capture.
+	 */
+	attr.disabled = 1;
 	snprintf(list, sizeof(list), "%u", cpu);
 	map = perf_cpu_map__new(list);
 	c->evsel = perf_evsel__new(&attr);
@@ -219,6 +225,10 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 			goto fail;
 		}
 		dtl_aux__init(&c->st, c->aux_len, !p->o.aux_ring);
+	}
+	if (ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		dtl_perf__explain(errno, p->root, (int)cpu, err, errlen);
+		goto fail;
 	}
 	return 0;
 fail:

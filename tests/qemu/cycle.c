@@ -1,0 +1,154 @@
+/*
+ * cycle.c - runs inside the QEMU test (tests/qemu/init.sh): vpa_dtl events
+ * on every CPU, with their ring and AUX area mapped as perf does, opened and
+ * closed N times ("open N"), or opened once and disabled/enabled N times
+ * ("toggle N"). What it checks is the kernel's state afterwards; this only
+ * says whether every syscall succeeded. "dump MS" opens CPU 0 for MS ms and
+ * prints what the ring and the AUX area show, for diagnosing.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CPUS 64
+#define DATA_PAGES 8
+#define AUX_PAGES 16
+
+struct ev {
+	int fd;
+	void *ring, *aux;
+};
+
+static long page;
+
+static void nap(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static int open_one(struct ev *e, int type, int cpu)
+{
+	struct perf_event_attr a;
+	struct perf_event_mmap_page *pg;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (unsigned int)type;
+	a.config = 7;
+	a.sample_period = 10000000;	/* 10 ms */
+	a.disabled = 1;			/* enabled once mapped, as perf does */
+	e->fd = (int)syscall(__NR_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (e->fd < 0)
+		return -1;
+	e->ring = mmap(NULL, (1 + DATA_PAGES) * page, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd, 0);
+	if (e->ring == MAP_FAILED)
+		return -1;
+	pg = e->ring;
+	pg->aux_offset = (1 + DATA_PAGES) * page;
+	pg->aux_size = AUX_PAGES * page;
+	e->aux = mmap(NULL, AUX_PAGES * page, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd,
+		      (off_t)pg->aux_offset);
+	if (e->aux == MAP_FAILED)
+		return -1;
+	return ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void close_one(struct ev *e)
+{
+	munmap(e->aux, AUX_PAGES * page);
+	munmap(e->ring, (1 + DATA_PAGES) * page);
+	close(e->fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct ev ev[MAX_CPUS];
+	int type, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), n;
+	FILE *f = fopen("/sys/bus/event_source/devices/vpa_dtl/type", "r");
+
+	page = sysconf(_SC_PAGESIZE);
+	if (argc != 3 || (n = atoi(argv[2])) <= 0 || ncpu > MAX_CPUS) {
+		fprintf(stderr, "usage: cycle open|toggle N\n");
+		return 2;
+	}
+	if (!f || fscanf(f, "%d", &type) != 1) {
+		fprintf(stderr, "cycle: no vpa_dtl PMU\n");
+		return 1;
+	}
+	fclose(f);
+	if (!strcmp(argv[1], "dump")) {
+		struct perf_event_mmap_page *pg;
+		unsigned long long cnt = 0;
+		const unsigned char *a;
+
+		if (open_one(&ev[0], type, 0)) {
+			fprintf(stderr, "cycle: open: %s\n", strerror(errno));
+			return 1;
+		}
+		nap(n * 1000L);
+		pg = ev[0].ring;
+		if (read(ev[0].fd, &cnt, sizeof(cnt)) != sizeof(cnt))
+			fprintf(stderr, "cycle: read: %s\n", strerror(errno));
+		printf("data_head %llu data_tail %llu aux_head %llu aux_tail %llu count %llu\n",
+		       (unsigned long long)pg->data_head, (unsigned long long)pg->data_tail,
+		       (unsigned long long)pg->aux_head, (unsigned long long)pg->aux_tail, cnt);
+		for (unsigned long long off = 0; off + 8 <= pg->data_head && off < 4096;) {
+			const struct perf_event_header *h = (const void *)((char *)ev[0].ring + page + off);
+			const unsigned long long *v = (const void *)(h + 1);
+
+			printf("record type %u size %u: %llu %llu %llu\n", h->type, h->size,
+			       v[0], v[1], h->size >= 32 ? v[2] : 0);
+			if (h->size < 8)
+				break;
+			off += h->size;
+		}
+		a = ev[0].aux;
+		for (int i = 0; i < 3; i++) {
+			for (int k = 0; k < 48; k++)
+				printf("%02x", a[i * 48 + k]);
+			printf("\n");
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "open")) {
+		for (int i = 0; i < n; i++) {
+			for (int c = 0; c < ncpu; c++)
+				if (open_one(&ev[c], type, c)) {
+					fprintf(stderr, "cycle: open %d cpu %d: %s\n", i, c, strerror(errno));
+					return 1;
+				}
+			nap(2000);
+			for (int c = 0; c < ncpu; c++)
+				close_one(&ev[c]);
+		}
+	} else {
+		for (int c = 0; c < ncpu; c++)
+			if (open_one(&ev[c], type, c)) {
+				fprintf(stderr, "cycle: open cpu %d: %s\n", c, strerror(errno));
+				return 1;
+			}
+		for (int i = 0; i < n; i++) {
+			for (int c = 0; c < ncpu; c++)
+				if (ioctl(ev[c].fd, PERF_EVENT_IOC_DISABLE, 0) ||
+				    ioctl(ev[c].fd, PERF_EVENT_IOC_ENABLE, 0)) {
+					fprintf(stderr, "cycle: toggle %d cpu %d: %s\n", i, c,
+						strerror(errno));
+					return 1;
+				}
+			nap(1000);
+		}
+		for (int c = 0; c < ncpu; c++)
+			close_one(&ev[c]);
+	}
+	printf("cycle: %s x %d on %d CPUs\n", argv[1], n, ncpu);
+	return 0;
+}

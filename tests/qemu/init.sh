@@ -1,0 +1,184 @@
+#!/bin/sh
+# /init of the QEMU test (tests/qemu/run.sh): each scenario prints one
+# "PASS: name" or "FAIL: name: why" line on the console, then the machine
+# powers off. The host decides from those lines and the kernel's log.
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmp /tmp
+cd /tmp
+
+D=/sys/kernel/debug
+FHV=$D/fake_hv_dtl
+PMU=/sys/bus/event_source/devices/vpa_dtl
+NCPU=$(grep -c '^processor' /proc/cpuinfo)
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+ctl() { echo "$*" >$FHV/ctl; }
+# stat CPU FIELD: the fake hypervisor's counter
+stat() { awk -v c="cpu$1" -v f="$2" '$1 == c { for (i = 2; i < NF; i += 2) if ($i == f) print $(i + 1) }' $FHV/stats; }
+# wait_reg N: until N CPUs have a DTL registered (10 s)
+wait_reg() {
+	for _ in $(seq 100); do
+		[ "$(grep -c 'registered 1' $FHV/stats)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# col CSV CPU FIELD: the sum of FIELD over every interval of CPU
+col() {
+	awk -F, -v cpu="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == f) k = i; next }
+		$3 == cpu { s += $k } END { print s + 0 }' "$1"
+}
+dtl_objs() { awk '$1 == "dtl" { print $2 }' /proc/slabinfo; }
+
+echo "dtltop-qemu: $NCPU CPUs, $(uname -r)"
+ctl rate 0
+# QEMU_DIAG=script on the host runs that instead of the scenarios
+if [ -x /diag.sh ]; then . /diag.sh; poweroff -f; fi
+
+# --- the PMU and its sysfs, with upstream's values
+s=pmu_sysfs
+if [ ! -r $PMU/type ]; then fail $s "no $PMU"
+elif [ "$(cat $PMU/events/dtl_cede)" != "event=0x01" ] || [ "$(cat $PMU/events/dtl_preempt)" != "event=0x02" ] ||
+     [ "$(cat $PMU/events/dtl_fault)" != "event=0x04" ] || [ "$(cat $PMU/events/dtl_all)" != "event=0x07" ]; then
+	fail $s "events: $(grep . $PMU/events/* | tr '\n' ' ')"
+elif [ "$(cat $PMU/format/event)" != "config:0-7" ]; then fail $s "format/event: $(cat $PMU/format/event)"
+else pass $s; fi
+
+# --- counts: what dtltop shows is what the hypervisor wrote, minus what it reports lost
+s=counts
+dtltop --source=perf -b -n 5 -d 1 --format=csv -o /tmp/counts.csv 2>/tmp/counts.err &
+pid=$!
+if ! wait_reg "$NCPU"; then fail $s "dtltop never registered $NCPU DTLs: $(cat /tmp/counts.err)"; kill $pid
+else
+	ctl reset
+	ctl burst 60		# under the 85-entry ring
+	sleep 0.5
+	ctl burst 250		# laps it
+	sleep 0.5
+	ctl rate 1000		# 10 per 10 ms, 20 per 20 ms poll: keeps up
+	sleep 1
+	ctl rate 0
+	wait $pid; rc=$?
+	why=""
+	[ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/counts.err)"
+	lost_all=0
+	for c in $(seq 0 $((NCPU - 1))); do
+		w=$(stat $c written); d=$(col /tmp/counts.csv $c dispatches); l=$(col /tmp/counts.csv $c lost)
+		echo "dtltop-qemu: cpu$c written $w dispatches $d lost $l"
+		[ "$((d + l))" -eq "$w" ] || why="$why cpu$c: $d shown + $l lost != $w written;"
+		[ "$w" -ge 310 ] || why="$why cpu$c: only $w written;"
+		lost_all=$((lost_all + l))
+	done
+	[ "$lost_all" -gt 0 ] || why="$why the lapped ring lost nothing;"
+	[ -z "$why" ] && pass $s || fail $s "$why"
+fi
+
+# --- the mask: each class, all, and a combination upstream rejects
+for m in cede preempt fault all cede,fault; do
+	s=mask_$m
+	dtltop --source=perf -e $m -b -n 3 -d 1 --format=csv -o /tmp/m.csv 2>/tmp/m.err &
+	pid=$!
+	if ! wait_reg "$NCPU"; then fail $s "never registered: $(cat /tmp/m.err)"; kill $pid; continue; fi
+	ctl reset
+	ctl burst 30		# 10 of each class, where the mask lets PHYP log it
+	wait $pid; rc=$?
+	w=$(stat 0 written); msk=$(stat 0 masked); d=$(col /tmp/m.csv 0 dispatches)
+	cede=$(col /tmp/m.csv 0 preempt_H_CEDE); ts=$(col /tmp/m.csv 0 preempt_time_slice)
+	flt=$(col /tmp/m.csv 0 preempt_virtual_memory_page_fault)
+	case $m in
+	cede) want="10 10 0 0";; preempt) want="10 0 10 0";; fault) want="10 0 0 10";;
+	all) want="30 10 10 10";; cede,fault) want="20 10 0 10";;
+	esac
+	got="$d $cede $ts $flt"
+	if [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/m.err)"
+	elif [ "$got" != "$want" ] || [ "$w" -ne "$d" ] || [ $((w + msk)) -ne 30 ]; then
+		fail $s "dispatches/cede/slice/fault $got, want $want; hypervisor wrote $w, masked $msk"
+	else pass $s; fi
+done
+
+# --- exclusion: the old interfaces are refused while dtltop runs, and the other way round
+s=busy_while_dtltop_runs
+dtltop --source=perf -b -n 3 -d 1 >/dev/null 2>/tmp/b.err &
+pid=$!
+wait_reg "$NCPU"
+why=""
+cat $D/powerpc/dtl/cpu-0 >/dev/null 2>/tmp/cat.err && why="debugfs dtl/cpu-0 opened;"
+grep -q 'busy' /tmp/cat.err || why="$why debugfs: '$(cat /tmp/cat.err)';"
+(echo 1 >/proc/powerpc/vcpudispatch_stats) 2>/tmp/vds.err && why="$why vcpudispatch_stats enabled;"
+grep -q 'busy' /tmp/vds.err || why="$why vcpudispatch_stats: '$(cat /tmp/vds.err)';"
+wait $pid || why="$why dtltop exit $?: $(cat /tmp/b.err);"
+[ -z "$why" ] && pass $s || fail $s "$why"
+
+s=dtltop_refused_names_the_holder
+exec 3<$D/powerpc/dtl/cpu-1
+dtltop --source=perf -b -n 1 >/dev/null 2>/tmp/r.err; rc=$?
+exec 3<&-
+if [ $rc -ne 2 ]; then fail $s "exit $rc, want 2: $(cat /tmp/r.err)"
+elif ! grep -q 'busy' /tmp/r.err || ! grep -q 'vcpudispatch_stats' /tmp/r.err ||
+     ! grep -q 'dtl/cpu-N' /tmp/r.err; then fail $s "message: $(cat /tmp/r.err)"
+elif [ "$(wc -l </tmp/r.err)" -ne 1 ]; then fail $s "not one line: $(cat /tmp/r.err)"
+else pass $s; fi
+
+# --- 200 open/close and disable/enable cycles: nothing leaks, the lock is free after
+s=cycles_leave_nothing
+why=""
+cycle open 200 >/tmp/cy.out 2>&1 || why="open cycles: $(cat /tmp/cy.out);"
+cycle toggle 200 >/tmp/cy.out 2>&1 || why="$why toggle cycles: $(cat /tmp/cy.out);"
+for c in $(seq 0 $((NCPU - 1))); do
+	[ "$(stat $c registered)" = 0 ] || why="$why cpu$c still registered;"
+	[ "$(stat $c regs)" = "$(stat $c unregs)" ] || why="$why cpu$c: $(stat $c regs) registrations, $(stat $c unregs) unregistrations;"
+done
+# per-CPU slabs keep freed objects counted: a second round must not grow it
+o1=$(dtl_objs)
+cycle open 200 >/tmp/cy.out 2>&1 || why="$why second open cycles: $(cat /tmp/cy.out);"
+o2=$(dtl_objs)
+[ "$o2" -le $((o1 + 16)) ] || why="$why dtl slab objects grew from $o1 to $o2 over 200 more cycles;"
+ctl rate 1000
+head -c 48 $D/powerpc/dtl/cpu-0 >/tmp/dtl.bin 2>/tmp/dtl.err || why="$why debugfs reader after: $(cat /tmp/dtl.err);"
+[ "$(wc -c </tmp/dtl.bin)" -eq 48 ] || why="$why debugfs reader read $(wc -c </tmp/dtl.bin) bytes;"
+ctl rate 0
+(echo 1 >/proc/powerpc/vcpudispatch_stats && echo 0 >/proc/powerpc/vcpudispatch_stats) 2>/tmp/vds.err ||
+	why="$why vcpudispatch_stats after: $(cat /tmp/vds.err);"
+[ -z "$why" ] && pass $s || fail $s "$why"
+
+# --- a CPU leaves and comes back while dtltop runs
+s=cpu_hotplug
+ctl rate 200
+dtltop --source=perf -b -n 6 -d 1 --format=csv -o /tmp/h.csv 2>/tmp/h.err &
+pid=$!
+wait_reg "$NCPU"
+regs=$(stat 2 regs)
+sleep 1.5
+echo 0 >/sys/devices/system/cpu/cpu2/online
+sleep 1.5
+off=$(stat 2 registered)
+echo 1 >/sys/devices/system/cpu/cpu2/online
+wait $pid; rc=$?
+ctl rate 0
+last=$(awk -F, '$3 == "2" { d = $4 } END { print d + 0 }' /tmp/h.csv)
+if [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/h.err)"
+elif [ "$off" != 0 ]; then fail $s "cpu2 kept its DTL while offline"
+elif [ "$(stat 2 regs)" -le "$regs" ]; then fail $s "cpu2 not registered again after online"
+elif [ "$last" -le 0 ]; then fail $s "no cpu2 dispatches after it came back"
+elif [ "$(stat 2 registered)" != 0 ]; then fail $s "cpu2 still registered after dtltop ended"
+else pass $s; fi
+
+# --- no CAP_PERFMON: the explanation, exit 2
+s=unprivileged
+su -s /bin/sh user -c 'dtltop --source=perf -b -n 1' >/dev/null 2>/tmp/u.err; rc=$?
+if [ $rc -ne 2 ]; then fail $s "exit $rc, want 2: $(cat /tmp/u.err)"
+elif ! grep -q 'permission denied: it needs CAP_PERFMON' /tmp/u.err; then fail $s "message: $(cat /tmp/u.err)"
+else pass $s; fi
+
+# --- kmemleak: a scan after everything, and nothing suspected
+s=kmemleak
+echo scan >$D/kmemleak; sleep 6; echo scan >$D/kmemleak
+leaks=$(head -c 600 $D/kmemleak | tr '\n' ' ')	# debugfs files have no size: read it
+if [ -n "$leaks" ]; then fail $s "$leaks"; else pass $s; fi
+
+echo "dtltop-qemu: done"
+poweroff -f

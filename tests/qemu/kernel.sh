@@ -1,0 +1,47 @@
+#!/bin/bash
+# The test kernel: Debian's linux-source-6.12 with kernel/ put in exactly as
+# kernel/README says, plus the fake hypervisor (fake-hv-dtl.patch and .c,
+# test only), configured from tinyconfig + kernel.config. Prints the path
+# of the vmlinux. Incremental: a second run rebuilds only what changed.
+set -eu
+cd "$(dirname "$0")/../.."
+tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+top=$PWD/build/qemu
+tree=$top/linux-source-6.12
+out=$top/kbuild
+cross=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
+[ -f "$tarball" ] || { echo "kernel.sh: $tarball missing (apt-get install linux-source-6.12)" >&2; exit 1; }
+
+if [ ! -f "$tree/.dtltop-patched" ]; then
+	rm -rf "$tree" && mkdir -p "$top"
+	echo "kernel.sh: extracting $tarball" >&2
+	tar xf "$tarball" -C "$top"
+	# kernel/README step 1: a tree before 6.13 takes all three patches
+	for p in kernel/patches/*.patch; do patch -s -d "$tree" -p1 <"$p"; done
+	# test only: the hook in register_dtl() and the fake's Makefile line
+	patch -s -d "$tree" -p1 <tests/qemu/fake-hv-dtl.patch
+	touch "$tree/.dtltop-patched"
+fi
+# kernel/README step 2 (cmp first: an unchanged file keeps its timestamp)
+put() { cmp -s "$1" "$2" || cp "$1" "$2"; }
+put kernel/vpa-dtl.c "$tree/arch/powerpc/perf/vpa-dtl.c"
+put tests/qemu/fake-hv-dtl.c "$tree/arch/powerpc/platforms/pseries/fake-hv-dtl.c"
+mk() { make -s -C "$tree" O="$out" ARCH=powerpc CROSS_COMPILE="$cross" "$@"; }
+mkdir -p "$out"
+if ! cmp -s tests/qemu/kernel.config "$out/.dtltop-fragment"; then
+	echo "kernel.sh: configuring (tinyconfig + tests/qemu/kernel.config)" >&2
+	mk tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" tests/qemu/kernel.config >/dev/null
+	mk olddefconfig >/dev/null
+	# every =y of the fragment must have survived olddefconfig
+	missing=""
+	while IFS= read -r l; do
+		case "$l" in CONFIG_*=y) grep -qx "$l" "$out/.config" || missing="$missing ${l%=y}";; esac
+	done <tests/qemu/kernel.config
+	[ -z "$missing" ] || { echo "kernel.sh: not set after olddefconfig:$missing" >&2; exit 1; }
+	cp tests/qemu/kernel.config "$out/.dtltop-fragment"
+fi
+echo "kernel.sh: building vmlinux (about 6 minutes from scratch on 2 cores)" >&2
+mk -j"$(nproc)" vmlinux 2>&1 | grep -v 'shift/reduce\|reduce/reduce\|counterexamples' >&2 || true
+[ -f "$out/vmlinux" ] && [ "$out/vmlinux" -nt "$out/.config" ] || { echo "kernel.sh: no vmlinux" >&2; exit 1; }
+echo "$out/vmlinux"

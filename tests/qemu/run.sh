@@ -1,0 +1,68 @@
+#!/bin/bash
+# make qemu-check: our driver and dtltop on an emulated pseries LPAR.
+# Builds the test kernel (kernel.sh) and a static ppc64le dtltop, packs them
+# with Debian's ppc64el busybox into an initramfs whose /init (init.sh) runs
+# the scenarios, boots it under QEMU TCG with a hard timeout, and fails on a
+# FAIL line, a missing PASS, or any kernel BUG, WARNING, lockdep report,
+# sleep-in-atomic, kmemleak report or oops on the console.
+set -u
+cd "$(dirname "$0")/../.."
+top=$PWD/build/qemu
+log=$top/console.log
+timeout_s=${QEMU_TIMEOUT:-900}
+scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
+busy_while_dtltop_runs dtltop_refused_names_the_holder cycles_leave_nothing cpu_hotplug
+unprivileged kmemleak"
+die() { echo "qemu-check: $*" >&2; exit 1; }
+for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
+	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
+done
+
+vmlinux=$(tests/qemu/kernel.sh) || die "the test kernel did not build"
+make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
+mkdir -p "$top"
+powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/cycle" tests/qemu/cycle.c ||
+	die "cycle.c did not build"
+
+# busybox from Debian's ppc64el package, fetched once
+bb=$top/busybox
+if [ ! -x "$bb" ]; then
+	(cd "$top" && rm -f busybox-static_*.deb && apt-get download busybox-static:ppc64el >/dev/null) ||
+		die "apt-get download busybox-static:ppc64el failed (dpkg --add-architecture ppc64el; apt-get update)"
+	rm -rf "$top/bbx" && dpkg-deb -x "$top"/busybox-static_*.deb "$top/bbx" && cp "$top/bbx/bin/busybox" "$bb"
+fi
+root=$top/initramfs
+rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
+cp "$bb" "$root/bin/busybox"
+for a in sh ash awk cat cut dd dmesg echo grep head hexdump kill ls mount poweroff seq su sleep tr wc uname \
+	test \[ printf; do
+	ln -s busybox "$root/bin/$a"
+done
+cp build/ppc64le/dtltop "$top/cycle" "$root/bin/"
+cp tests/qemu/init.sh "$root/init"
+[ -n "${QEMU_DIAG:-}" ] && install -m 755 "$QEMU_DIAG" "$root/diag.sh"
+echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
+echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$top/initramfs.cpio.gz"
+
+echo "qemu-check: booting (TCG, 4 vCPUs, timeout ${timeout_s}s); console in $log" >&2
+timeout "$timeout_s" qemu-system-ppc64 -M pseries -cpu POWER9 -m 1G -smp 4 -nographic -vga none \
+	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs.cpio.gz" \
+	-append "console=hvc0 slab_nomerge panic=-1 kmemleak=on" </dev/null >"$log" 2>&1
+rc=$?
+tr -d '\r' <"$log" >"$log.txt"
+grep -E '^(PASS|FAIL): |^dtltop-qemu: ' "$log.txt"
+bad=0
+[ $rc -eq 124 ] && { echo "qemu-check: QEMU timed out after ${timeout_s}s" >&2; bad=1; }
+grep -q '^FAIL: ' "$log.txt" && bad=1
+for s in $scenarios; do
+	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
+done
+kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious)|DEBUG_LOCKS_WARN_ON|lockdep|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace'
+if grep -E "$kern" "$log.txt" | grep -v '^FAIL: \|^PASS: ' >"$top/kernel-reports.txt"; then
+	echo "qemu-check: the kernel reported problems:" >&2
+	head -40 "$top/kernel-reports.txt" >&2
+	bad=1
+fi
+[ $bad -eq 0 ] && echo "qemu-check: all $(echo $scenarios | wc -w) scenarios passed, the kernel log is clean" >&2
+exit $bad
