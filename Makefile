@@ -138,6 +138,7 @@ check: deps-check dtltop build/dtltop-san build/unit build/unit-san build/kharne
 	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
 	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
 		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
+	tests/qemu/run.sh
 	@echo "make check: all tests passed"
 
 bench: deps dtltop build/bench
@@ -158,10 +159,15 @@ setcap:
 clean:
 	rm -rf build dtltop
 
+# Our driver and dtltop in a real pseries kernel under QEMU (tests/qemu/run.sh).
+qemu-check:
+	@scripts/deps.sh qemu
+	tests/qemu/run.sh
+
 kernel-check: deps-check build/kharness build/kharness-san
 	build/kharness
 	build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check setcap run check bench fuzz install clean
+.PHONY: all deps deps-check kernel-check qemu-check setcap run check bench fuzz install clean

@@ -8,15 +8,25 @@
 #                          and for the kernel driver's real-tree build:
 #                          linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison
 #                          libssl-dev libelf-dev sparse
+#   scripts/deps.sh qemu   the QEMU end-to-end test (tests/qemu): the kernel build's
+#                          packages, qemu-system-ppc, cpio, and through multiarch
+#                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
+#                          of ncurses, libcap, zstd and zlib for a static dtltop
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 set -e
 pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev"
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
 [ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"
+ppc=""
+if [ "${1:-}" = check ] || [ "${1:-}" = qemu ]; then
+	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"
+	pkgs="$pkgs qemu-system-ppc cpio"
+	ppc="libncurses-dev:ppc64el libcap-dev:ppc64el libzstd-dev:ppc64el zlib1g-dev:ppc64el"
+fi
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in $pkgs; do
+for p in $pkgs $ppc; do
 	have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
@@ -26,5 +36,8 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "deps.sh: installing:$need" >&2
+# ppc64el packages (and busybox-static:ppc64el, which tests/qemu fetches) need the architecture
+[ -n "$ppc" ] && ! dpkg --print-foreign-architectures | grep -qx ppc64el &&
+	$SUDO dpkg --add-architecture ppc64el
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -138,8 +138,15 @@ cycle open 200 >/tmp/cy.out 2>&1 || why="$why second open cycles: $(cat /tmp/cy.
 o2=$(dtl_objs)
 [ "$o2" -le $((o1 + 16)) ] || why="$why dtl slab objects grew from $o1 to $o2 over 200 more cycles;"
 ctl rate 1000
-head -c 48 $D/powerpc/dtl/cpu-0 >/tmp/dtl.bin 2>/tmp/dtl.err || why="$why debugfs reader after: $(cat /tmp/dtl.err);"
-[ "$(wc -c </tmp/dtl.bin)" -eq 48 ] || why="$why debugfs reader read $(wc -c </tmp/dtl.bin) bytes;"
+# the debugfs reader gets the lock and its own entries (reads want whole entries)
+if exec 4<$D/powerpc/dtl/cpu-0; then
+	sleep 0.3
+	dd bs=480 count=1 <&4 >/tmp/dtl.bin 2>/dev/null
+	exec 4<&-
+	[ "$(wc -c </tmp/dtl.bin)" -eq 480 ] || why="$why debugfs reader read $(wc -c </tmp/dtl.bin) bytes, want 480;"
+else
+	why="$why debugfs dtl/cpu-0 cannot be opened after;"
+fi
 ctl rate 0
 (echo 1 >/proc/powerpc/vcpudispatch_stats && echo 0 >/proc/powerpc/vcpudispatch_stats) 2>/tmp/vds.err ||
 	why="$why vcpudispatch_stats after: $(cat /tmp/vds.err);"

@@ -18,7 +18,7 @@ for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
 done
 
-vmlinux=$(tests/qemu/kernel.sh) || die "the test kernel did not build"
+vmlinux=$(timeout 1500 tests/qemu/kernel.sh) || die "the test kernel did not build (or took over 25 minutes)"
 make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
 mkdir -p "$top"
 powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/cycle" tests/qemu/cycle.c ||
@@ -58,7 +58,8 @@ grep -q '^FAIL: ' "$log.txt" && bad=1
 for s in $scenarios; do
 	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
 done
-kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious)|DEBUG_LOCKS_WARN_ON|lockdep|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace'
+# lockdep's and the others' reports all carry one of these
+kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious|task)|DEBUG_LOCKS_WARN_ON|lockdep is turned off|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace|list_(add|del) corruption'
 if grep -E "$kern" "$log.txt" | grep -v '^FAIL: \|^PASS: ' >"$top/kernel-reports.txt"; then
 	echo "qemu-check: the kernel reported problems:" >&2
 	head -40 "$top/kernel-reports.txt" >&2
