@@ -3,8 +3,11 @@
  * on every CPU, with their ring and AUX area mapped as perf does, opened and
  * closed N times ("open N"), or opened once and disabled/enabled N times
  * ("toggle N"). What it checks is the kernel's state afterwards; this only
- * says whether every syscall succeeded. "dump MS" opens CPU 0 for MS ms and
- * prints what the ring and the AUX area show, for diagnosing.
+ * says whether every syscall succeeded, and after "toggle" that entries
+ * still reach every AUX area (the hypervisor must be writing). "handoff N"
+ * opens, forks, and lets the child close last, N times: the events are
+ * destroyed by another task than the one that created them. "dump MS"
+ * opens CPU 0 for MS ms and prints what the rings show, for diagnosing.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -14,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,7 +123,32 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!strcmp(argv[1], "open")) {
+	if (!strcmp(argv[1], "handoff")) {
+		for (int i = 0; i < n; i++) {
+			pid_t pid;
+			int st;
+
+			for (int c = 0; c < ncpu; c++)
+				if (open_one(&ev[c], type, c)) {
+					fprintf(stderr, "cycle: handoff %d cpu %d: %s\n", i, c,
+						strerror(errno));
+					return 1;
+				}
+			pid = fork();
+			if (pid == 0) {
+				nap(20000);	/* the parent's copies go first */
+				for (int c = 0; c < ncpu; c++)
+					close_one(&ev[c]);
+				_exit(0);
+			}
+			for (int c = 0; c < ncpu; c++)
+				close_one(&ev[c]);
+			if (pid < 0 || waitpid(pid, &st, 0) != pid || st) {
+				fprintf(stderr, "cycle: handoff %d: the child failed\n", i);
+				return 1;
+			}
+		}
+	} else if (!strcmp(argv[1], "open")) {
 		for (int i = 0; i < n; i++) {
 			for (int c = 0; c < ncpu; c++)
 				if (open_one(&ev[c], type, c)) {
@@ -146,6 +175,18 @@ int main(int argc, char **argv)
 				}
 			nap(1000);
 		}
+		/* still capturing after all that? */
+		unsigned long long before[MAX_CPUS];
+
+		for (int c = 0; c < ncpu; c++)
+			before[c] = ((struct perf_event_mmap_page *)ev[c].ring)->aux_head;
+		nap(500000);
+		for (int c = 0; c < ncpu; c++)
+			if (((struct perf_event_mmap_page *)ev[c].ring)->aux_head == before[c]) {
+				fprintf(stderr, "cycle: cpu %d captures nothing after %d toggles\n",
+					c, n);
+				return 1;
+			}
 		for (int c = 0; c < ncpu; c++)
 			close_one(&ev[c]);
 	}

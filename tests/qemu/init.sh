@@ -126,8 +126,11 @@ else pass $s; fi
 # --- 200 open/close and disable/enable cycles: nothing leaks, the lock is free after
 s=cycles_leave_nothing
 why=""
+ctl rate 1000		# so that cycle can see entries still flow after the toggles
 cycle open 200 >/tmp/cy.out 2>&1 || why="open cycles: $(cat /tmp/cy.out);"
 cycle toggle 200 >/tmp/cy.out 2>&1 || why="$why toggle cycles: $(cat /tmp/cy.out);"
+cycle handoff 20 >/tmp/cy.out 2>&1 || why="$why closed by a child: $(cat /tmp/cy.out);"
+ctl rate 0
 for c in $(seq 0 $((NCPU - 1))); do
 	[ "$(stat $c registered)" = 0 ] || why="$why cpu$c still registered;"
 	[ "$(stat $c regs)" = "$(stat $c unregs)" ] || why="$why cpu$c: $(stat $c regs) registrations, $(stat $c unregs) unregistrations;"

@@ -24,7 +24,7 @@ if [ ! -f "$tree/.dtltop-patched" ]; then
 fi
 # kernel/README step 2 (cmp first: an unchanged file keeps its timestamp)
 put() { cmp -s "$1" "$2" || cp "$1" "$2"; }
-put kernel/vpa-dtl.c "$tree/arch/powerpc/perf/vpa-dtl.c"
+put "${VPA_DTL_SRC:-kernel/vpa-dtl.c}" "$tree/arch/powerpc/perf/vpa-dtl.c"
 put tests/qemu/fake-hv-dtl.c "$tree/arch/powerpc/platforms/pseries/fake-hv-dtl.c"
 mk() { make -s -C "$tree" O="$out" ARCH=powerpc CROSS_COMPILE="$cross" "$@"; }
 mkdir -p "$out"

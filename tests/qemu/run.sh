@@ -48,7 +48,7 @@ echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"
 echo "qemu-check: booting (TCG, 4 vCPUs, timeout ${timeout_s}s); console in $log" >&2
 timeout "$timeout_s" qemu-system-ppc64 -M pseries -cpu POWER9 -m 1G -smp 4 -nographic -vga none \
 	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs.cpio.gz" \
-	-append "console=hvc0 slab_nomerge panic=-1 kmemleak=on" </dev/null >"$log" 2>&1
+	-append "console=hvc0 slab_nomerge slub_debug=FZPU,dtl panic=-1 kmemleak=on" </dev/null >"$log" 2>&1
 rc=$?
 tr -d '\r' <"$log" >"$log.txt"
 grep -E '^(PASS|FAIL): |^dtltop-qemu: ' "$log.txt"
