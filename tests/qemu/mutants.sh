@@ -24,10 +24,10 @@ mutant() {
 	fi
 }
 
-# 5.12: dtl_access_lock taken by the opening task, released by whichever closes last
-# (powerpc 6.12 has no lockdep_sys_exit(); DEBUG_RWSEMS sees the foreign up_write)
-mutant lock-held-by-caller 'DEBUG_RWSEMS|WARNING:' \
-	's/\tif (!vpa_dtl_users \&\& !lockd_call(LOCKD_TAKE))/\tif (!vpa_dtl_users \&\& !down_write_trylock(\&dtl_access_lock))/;s/\t\tlockd_call(LOCKD_DROP);/\t\tup_write(\&dtl_access_lock);/'
+# Not here: 5.12, dtl_access_lock held by the opening task. powerpc 6.12 has no
+# lockdep_sys_exit(), and a close by a forked child (cycle handoff) drew no
+# report from lockdep or DEBUG_RWSEMS in our runs; tests/kernel/mutants.sh
+# catches it in the harness, whose locks record their owner task.
 # 5.2: a sleeping allocation where perf calls add (IRQs off)
 mutant sleeping-alloc-in-add 'sleeping function called from invalid context' \
 	's/\tint cpu = event->cpu;\n\tlong rc;\n/&\n\tkfree(kzalloc(64, GFP_KERNEL));\n/'
