@@ -191,11 +191,12 @@ static int fhv_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct fhv_cpu *c = &fhv[cpu];
 
-		seq_printf(m, "cpu%d registered %d written %llu cede %llu preempt %llu fault %llu masked %llu regs %lu unregs %lu\n",
+		seq_printf(m, "cpu%d registered %d written %llu cede %llu preempt %llu fault %llu masked %llu regs %lu unregs %lu mask %u\n",
 			   cpu, c->addr != 0,
 			   c->written[0] + c->written[1] + c->written[2],
 			   c->written[FHV_CEDE], c->written[FHV_PREEMPT],
-			   c->written[FHV_FAULT], c->masked, c->regs, c->unregs);
+			   c->written[FHV_FAULT], c->masked, c->regs, c->unregs,
+			   (unsigned int)READ_ONCE(lppaca_of(cpu).dtl_enable_mask));
 	}
 	spin_unlock_irqrestore(&fhv_lock, flags);
 	return 0;

@@ -6,6 +6,7 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev 2>/dev/null
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tmpfs tmp /tmp
 cd /tmp
@@ -99,6 +100,45 @@ for m in cede preempt fault all cede,fault; do
 		fail $s "dispatches/cede/slice/fault $got, want $want; hypervisor wrote $w, masked $msk"
 	else pass $s; fi
 done
+
+# --- the same from the TUI: keys change the mask in the running kernel
+s=tui_mask_keys
+# wait_mask MASK: until every CPU has a DTL registered with that mask (10 s)
+wait_mask() {
+	for _ in $(seq 100); do
+		[ "$(grep -c "registered 1 .* mask $1\$" $FHV/stats)" -ge "$NCPU" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# phase WANT: one burst of 10 per class; what the hypervisor wrote/masked on cpu0
+phase() {
+	ctl reset
+	ctl burst 30
+	sleep 1.5		# three 0.5 s intervals: the entries are in the recording
+	got="$got $(stat 0 written)/$(stat 0 masked)"
+}
+rm -f /tmp/keys && mkfifo /tmp/keys
+TERM=xterm ttykeys /tmp/keys /tmp/tui.out dtltop --source=perf -d 0.5 -w /tmp/tui.dtl 2>/tmp/tui.err &
+pid=$!
+exec 5>/tmp/keys
+got="" why=""
+if wait_mask 7; then phase; else why="never registered with mask 7;"; fi
+printf c >&5		# cede off: preempt,fault
+if wait_mask 6; then phase; else why="$why 'c' did not give mask 6: $(grep -c 'mask 6' $FHV/stats) CPUs;"; fi
+printf a >&5
+if wait_mask 7; then phase; else why="$why 'a' did not give mask 7;"; fi
+printf q >&5
+wait $pid; rc=$?
+exec 5>&-
+dtltop -r /tmp/tui.dtl --speed max -b --format=csv -o /tmp/tui.csv 2>>/tmp/tui.err || why="$why replay failed;"
+d=$(col /tmp/tui.csv 0 dispatches); cede=$(col /tmp/tui.csv 0 preempt_H_CEDE)
+ts=$(col /tmp/tui.csv 0 preempt_time_slice); flt=$(col /tmp/tui.csv 0 preempt_virtual_memory_page_fault)
+[ $rc -eq 0 ] || why="$why exit $rc: $(cat /tmp/tui.err);"
+[ "$got" = " 30/0 20/10 30/0" ] || why="$why hypervisor wrote/masked per phase:$got, want 30/0 20/10 30/0;"
+[ "$d $cede $ts $flt" = "80 20 30 30" ] || why="$why recorded dispatches/cede/slice/fault $d $cede $ts $flt, want 80 20 30 30;"
+grep -q 'event mask now preempt,fault' /tmp/tui.out || why="$why the TUI never said 'event mask now preempt,fault';"
+[ -z "$why" ] && pass $s || fail $s "$why"
 
 # --- exclusion: the old interfaces are refused while dtltop runs, and the other way round
 s=busy_while_dtltop_runs

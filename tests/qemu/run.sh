@@ -11,7 +11,7 @@ top=$PWD/build/qemu
 log=$top/console.log
 timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
-busy_while_dtltop_runs dtltop_refused_names_the_holder cycles_leave_nothing cpu_hotplug
+tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder cycles_leave_nothing cpu_hotplug
 unprivileged kmemleak"
 die() { echo "qemu-check: $*" >&2; exit 1; }
 for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
@@ -23,6 +23,8 @@ make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
 mkdir -p "$top"
 powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/cycle" tests/qemu/cycle.c ||
 	die "cycle.c did not build"
+powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/ttykeys" tests/qemu/ttykeys.c ||
+	die "ttykeys.c did not build"
 
 # busybox from Debian's ppc64el package, fetched once
 bb=$top/busybox
@@ -35,10 +37,12 @@ root=$top/initramfs
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
 cp "$bb" "$root/bin/busybox"
 for a in sh ash awk cat cut dd dmesg echo grep head hexdump kill ls mount poweroff seq su sleep tr wc uname \
-	test \[ printf; do
+	test \[ printf mkfifo; do
 	ln -s busybox "$root/bin/$a"
 done
-cp build/ppc64le/dtltop "$top/cycle" "$root/bin/"
+cp build/ppc64le/dtltop "$top/cycle" "$top/ttykeys" "$root/bin/"
+# the TUI's terminal description (compiled terminfo is the same on every architecture)
+mkdir -p "$root/lib/terminfo/x" && cp /lib/terminfo/x/xterm "$root/lib/terminfo/x/"
 cp tests/qemu/init.sh "$root/init"
 [ -n "${QEMU_DIAG:-}" ] && install -m 755 "$QEMU_DIAG" "$root/diag.sh"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
