@@ -66,6 +66,20 @@ static int open_one(struct ev *e, int type, int cpu)
 	return ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
+/*
+ * Read nothing but free the AUX area, as a reader would: a full area stops
+ * the driver writing (and slow TCG fills 64 KiB in a second at rate 1000),
+ * which would look like the toggles broke capture.
+ */
+static unsigned long long consume(struct ev *e)
+{
+	struct perf_event_mmap_page *pg = e->ring;
+	unsigned long long head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&pg->aux_tail, head, __ATOMIC_RELEASE);
+	return head;
+}
+
 static void close_one(struct ev *e)
 {
 	munmap(e->aux, AUX_PAGES * page);
@@ -166,20 +180,22 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		for (int i = 0; i < n; i++) {
-			for (int c = 0; c < ncpu; c++)
+			for (int c = 0; c < ncpu; c++) {
+				consume(&ev[c]);
 				if (ioctl(ev[c].fd, PERF_EVENT_IOC_DISABLE, 0) ||
 				    ioctl(ev[c].fd, PERF_EVENT_IOC_ENABLE, 0)) {
 					fprintf(stderr, "cycle: toggle %d cpu %d: %s\n", i, c,
 						strerror(errno));
 					return 1;
 				}
+			}
 			nap(1000);
 		}
 		/* still capturing after all that? */
 		unsigned long long before[MAX_CPUS];
 
 		for (int c = 0; c < ncpu; c++)
-			before[c] = ((struct perf_event_mmap_page *)ev[c].ring)->aux_head;
+			before[c] = consume(&ev[c]);
 		nap(500000);
 		for (int c = 0; c < ncpu; c++)
 			if (((struct perf_event_mmap_page *)ev[c].ring)->aux_head == before[c]) {
