@@ -217,6 +217,36 @@ elif [ "$last" -le 0 ]; then fail $s "no cpu2 dispatches after it came back"
 elif [ "$(stat 2 registered)" != 0 ]; then fail $s "cpu2 still registered after dtltop ended"
 else pass $s; fi
 
+# --- dtltop stopped until its AUX areas fill: the kernel stops writing, counts
+# what it drops, and dtltop starts it again when it reads on (128 KiB ~ 2730 entries)
+s=aux_full_recovers
+dtltop --source=perf -b -n 9 -d 1 --format=csv -o /tmp/f.csv 2>/tmp/f.err &
+pid=$!
+if ! wait_reg "$NCPU"; then fail $s "never registered: $(cat /tmp/f.err)"; kill $pid
+else
+	ctl reset
+	ctl rate 2000
+	sleep 1
+	kill -STOP $pid
+	sleep 3			# 6000 entries per CPU: the areas fill
+	kill -CONT $pid
+	sleep 3
+	ctl rate 0
+	wait $pid; rc=$?
+	why=""
+	[ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/f.err);"
+	for c in $(seq 0 $((NCPU - 1))); do
+		w=$(stat $c written); d=$(col /tmp/f.csv $c dispatches); l=$(col /tmp/f.csv $c lost)
+		# intervals 3 on: after the stop, while the hypervisor still writes
+		tail_d=$(awk -F, -v c=$c '$3 == c { n++; if (n >= 3) s += $4 } END { print s + 0 }' /tmp/f.csv)
+		echo "dtltop-qemu: aux full: cpu$c written $w dispatches $d lost $l, after the stop $tail_d"
+		[ "$((d + l))" -eq "$w" ] || why="$why cpu$c: $d shown + $l lost != $w written;"
+		[ "$l" -gt 0 ] || why="$why cpu$c: a full AUX area lost nothing;"
+		[ "$tail_d" -gt 0 ] || why="$why cpu$c: nothing captured after the stop;"
+	done
+	[ -z "$why" ] && pass $s || fail $s "$why"
+fi
+
 # --- no CAP_PERFMON: the explanation, exit 2
 s=unprivileged
 su -s /bin/sh user -c 'dtltop --source=perf -b -n 1' >/dev/null 2>/tmp/u.err; rc=$?

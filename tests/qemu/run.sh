@@ -12,7 +12,7 @@ log=$top/console.log
 timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
 tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder cycles_leave_nothing cpu_hotplug
-unprivileged kmemleak"
+aux_full_recovers unprivileged kmemleak"
 die() { echo "qemu-check: $*" >&2; exit 1; }
 for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
