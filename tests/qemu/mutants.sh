@@ -37,6 +37,9 @@ mutant silent-ring-overflow 'FAIL: counts' \
 # 5.4: the buffer freed in del, used again on the next add
 mutant buffer-freed-in-del 'FAIL: cycles_leave_nothing|Oops|BUG' \
 	's/\t\tunregister_dtl(get_hard_smp_processor_id(cpu));\n/&\t\tkmem_cache_free(dtl_cache, ev->own);\n\t\tev->own = NULL;\n/'
+# 5.1: AUX free space ignored: writes run over what the reader has not read
+mutant ignores-aux-free-space 'FAIL: aux_full_recovers' \
+	's/\tspace = aux->overwrite ? aux->size : handle.size;\n/\tspace = aux->size;\n/'
 
 # put the real driver back into the test tree
 tests/qemu/kernel.sh >/dev/null 2>&1
