@@ -217,8 +217,8 @@ elif [ "$last" -le 0 ]; then fail $s "no cpu2 dispatches after it came back"
 elif [ "$(stat 2 registered)" != 0 ]; then fail $s "cpu2 still registered after dtltop ended"
 else pass $s; fi
 
-# --- dtltop stopped until its AUX areas fill: the kernel stops writing, counts
-# what it drops, and dtltop starts it again when it reads on (128 KiB ~ 2730 entries)
+# --- dtltop stopped until its AUX areas fill (128 KiB ~ 2730 entries): the driver
+# drops what does not fit and counts it, and capture goes on once dtltop reads again
 s=aux_full_recovers
 dtltop --source=perf -b -n 9 -d 1 --format=csv -o /tmp/f.csv 2>/tmp/f.err &
 pid=$!
