@@ -83,14 +83,14 @@ build/fuzz-%: fuzz/fuzz.c $(CORE) $(HDRS)
 	@mkdir -p build
 	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-DFUZZ_$(shell echo $* | tr a-z A-Z) -Isrc $(LIBPERF_CFLAGS) -o $@ fuzz/fuzz.c $(CORE) \
+		-DFUZZ_$(shell echo $* | tr a-z A-Z) -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc $(LIBPERF_CFLAGS) -o $@ fuzz/fuzz.c $(CORE) \
 		$(CORE_LIBS)
 
 # Each target for FUZZ_SECONDS, from the seed corpus in tests/corpus/.
 fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 	@for f in $(FUZZERS); do \
 		mkdir -p build/corpus-$$f && cp tests/corpus/$$f/* build/corpus-$$f/ && \
-		if build/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		if build/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=build/ \
 			build/corpus-$$f >build/fuzz-$$f.log 2>&1; then \
 			echo "$$f: $$(grep -o 'number_of_executed_units: *[0-9]*' build/fuzz-$$f.log), no crash"; \
 		else \

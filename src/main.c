@@ -78,7 +78,7 @@ static void drain(struct app *a)
 {
 	struct dtl_chunk c;
 
-	while (dtl_source__read(a->src, &c) > 0) {
+	while (!stop && dtl_source__read(a->src, &c) > 0) {
 		if (a->rec && dtl_rec_writer__entries(a->rec, c.cpu, c.data, c.n, c.lost, c.bad))
 			record_failed(a);
 		dtl_stats__add_entries(a->stats, c.cpu, c.data, c.n);
@@ -116,8 +116,8 @@ static void read_lparcfg(struct app *a)
 
 	if (dtl_source__lparcfg(a->src))
 		dtl_sys__parse_lparcfg(dtl_source__lparcfg(a->src), &a->lparcfg);
-	else
-		dtl_sys__lparcfg(a->o.src.root, &a->lparcfg);
+	else if (!dtl_source__recorded(a->src))
+		dtl_sys__lparcfg(a->o.src.root, &a->lparcfg);	/* a replay shows only its own */
 	a->lpar_delta = had && a->lparcfg.have_dispatches && a->lparcfg.dispatches >= before ?
 			(long long)(a->lparcfg.dispatches - before) : -1;
 }
@@ -200,6 +200,8 @@ static bool step(struct app *a, uint64_t interval_ns, uint64_t started, uint64_t
 
 	dtl_source__tick(a->src, interval_ns);
 	drain(a);
+	if (stop)
+		return false;	/* a cut interval is not shown */
 	if (dtl_source__ended(a->src, &warning))
 		return false;
 	/* Sources that know the interval (simulator, replay) say; else what elapsed. */
@@ -566,6 +568,10 @@ int main(int argc, char **argv)
 	}
 	if (!a.o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		a.o.batch = true;	/* as atop: a pipe gets plain text */
+	if (a.o.output && !a.o.batch) {
+		fprintf(stderr, "dtltop: -o needs -b (in the TUI, 'e' exports a snapshot)\n");
+		return 2;
+	}
 
 	if (a.o.have_interval)
 		a.o.src.replay_interval_s = a.o.interval_s;
@@ -593,6 +599,7 @@ int main(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	if (a.o.batch) {
 		if (open_output(&a)) {

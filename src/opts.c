@@ -2,6 +2,7 @@
  * opts.c - getopt_long over dtltop's options; every bad value gets a
  * message naming it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -156,6 +157,10 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 			break;
 		}
 		case 'o':
+			if (!optarg[0]) {
+				snprintf(err, errlen, "-o needs a file name ('-' is standard output)");
+				return -1;
+			}
 			o->output = optarg;
 			break;
 		case 'e': {
@@ -166,6 +171,7 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 					 "fault, or all, joined by commas)", optarg, bad);
 				return -1;
 			}
+			o->have_mask = true;
 			break;
 		}
 		case 'C':
@@ -211,7 +217,7 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 
 			errno = 0;
 			o->src.seed = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || optarg[0] == '-') {
+			if (errno || end == optarg || *end || !isdigit((unsigned char)optarg[0])) {
 				snprintf(err, errlen, "bad --seed '%s' (want an unsigned integer)", optarg);
 				return -1;
 			}
@@ -276,8 +282,9 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 		snprintf(err, errlen, "--speed needs -r FILE");
 		return -1;
 	}
-	if (o->output && !o->batch) {
-		snprintf(err, errlen, "-o needs -b (in the TUI, 'e' exports a snapshot)");
+	if (o->have_mask && o->src.kind == DTL_SOURCE_REPLAY) {
+		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
+			 "recorded with");
 		return -1;
 	}
 	return 0;

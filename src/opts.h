@@ -28,6 +28,7 @@ struct dtl_opts {
 	double speed;		/* replay speed; 0 = as fast as possible */
 	bool have_speed;
 	bool have_interval;
+	bool have_mask;		/* -e given */
 };
 
 /* 0 ok, -1 with a one-line message in err (exit status 2). */

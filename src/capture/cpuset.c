@@ -44,6 +44,34 @@ unsigned int dtl_cpuset__end(const struct dtl_cpuset *set)
 	return 0;
 }
 
+size_t dtl_cpuset__format(const struct dtl_cpuset *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int cpu = 0;
+
+	if (len)
+		buf[0] = '\0';
+	while (cpu < DTL_MAX_CPUS) {
+		unsigned int first;
+		int n;
+
+		if (!dtl_cpuset__has(set, cpu)) {
+			cpu++;
+			continue;
+		}
+		first = cpu;
+		while (cpu + 1 < DTL_MAX_CPUS && dtl_cpuset__has(set, cpu + 1))
+			cpu++;
+		n = first == cpu ? snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,
+					    "%s%u", off ? "," : "", first) :
+				   snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,
+					    "%s%u-%u", off ? "," : "", first, cpu);
+		off += (size_t)n;
+		cpu++;
+	}
+	return off;
+}
+
 static int parse_num(const char **p, unsigned long *v)
 {
 	char *end;

@@ -20,6 +20,12 @@ void dtl_cpuset__clear(struct dtl_cpuset *set);
 void dtl_cpuset__fill(struct dtl_cpuset *set, unsigned int nr);
 void dtl_cpuset__and(struct dtl_cpuset *set, const struct dtl_cpuset *other);
 unsigned int dtl_cpuset__count(const struct dtl_cpuset *set);
+/*
+ * The set in the kernel's syntax ("0-7,16"); returns the length it needs,
+ * like snprintf. DTL_CPUSET_TEXT holds any set.
+ */
+#define DTL_CPUSET_TEXT (DTL_MAX_CPUS * 5 + 1)
+size_t dtl_cpuset__format(const struct dtl_cpuset *set, char *buf, size_t len);
 /* One past the highest CPU in the set, 0 if empty. */
 unsigned int dtl_cpuset__end(const struct dtl_cpuset *set);
 

@@ -18,6 +18,8 @@
 #include "source.h"
 #include "sys.h"
 
+#define DBG_READS_PER_PASS 64
+
 struct dbg {
 	char root[4096];
 	bool have_filter;
@@ -25,6 +27,7 @@ struct dbg {
 	int *fd;			/* per CPU, -1 when closed */
 	unsigned int nr;		/* entries in fd[] */
 	unsigned int next_cpu;
+	unsigned int reads;		/* of next_cpu in this pass */
 	uint8_t buf[DTL_RING_ENTRIES * DTL_ENTRY_SIZE];
 };
 
@@ -166,6 +169,10 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	}
 	src->nr_cpus = d->nr;
 	src->tb_freq = dtl_sys__timebase(root, &note);
+	if (!src->tb_freq) {
+		snprintf(err, errlen, "%s", note);
+		goto fail;
+	}
 	if (write_mask(d, src->mask, err, errlen) || open_all(src, err, errlen))
 		goto fail;
 	dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
@@ -207,11 +214,21 @@ static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
 
 		if (fd < 0)
 			continue;
+		/*
+		 * A file that never ends (a /dev/zero planted under --root)
+		 * must not hold the loop: a pass reads each CPU a bounded
+		 * number of times, more than a real DTL ring can hold.
+		 */
+		if (d->reads >= DBG_READS_PER_PASS) {
+			d->reads = 0;
+			continue;
+		}
+		d->reads++;
 		n = read(fd, d->buf, sizeof(d->buf));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		if (n <= 0) {
+			d->reads = 0;
 			continue;
-		if (n <= 0)
-			continue;
+		}
 		c->cpu = d->next_cpu;
 		c->data = d->buf;
 		c->n = (size_t)n / DTL_ENTRY_SIZE;

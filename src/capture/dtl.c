@@ -146,3 +146,10 @@ void dtl_mask__format(unsigned int mask, char *buf, size_t len)
 	if (!off)
 		snprintf(buf, len, "none");
 }
+
+void dtl_sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			*s = '?';
+}

@@ -13,6 +13,13 @@
 #define DTL_ENTRY_SIZE 48
 #define DTL_RING_ENTRIES 85	/* 4096-byte per-CPU buffer / 48 */
 #define DTL_DEFAULT_TB_FREQ 512000000ULL
+/* A timebase runs at MHz to GHz; anything else is damage, not a machine. */
+#define DTL_TB_FREQ_MIN 1000000ULL
+#define DTL_TB_FREQ_MAX 100000000000ULL
+static inline int dtl_tb_freq__ok(unsigned long long hz)
+{
+	return hz >= DTL_TB_FREQ_MIN && hz <= DTL_TB_FREQ_MAX;
+}
 
 /* dtl_enable_mask bits (asm/dtl.h) */
 #define DTL_MASK_CEDE 0x1
@@ -94,5 +101,11 @@ static inline uint64_t dtl_ticks__to_ns(uint64_t ticks, uint64_t tb_freq)
 {
 	return (uint64_t)((double)ticks * 1e9 / (double)tb_freq);
 }
+
+/*
+ * Text from a file (a recording's host, a perf.data's HEADER_HOSTNAME) is
+ * shown on terminals: control bytes become '?', so it can carry no escape.
+ */
+void dtl_sanitize(char *s);
 
 #endif

@@ -131,11 +131,15 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->po.aux_bytes = AUX_BYTES;
 	if (dtl_sys__possible(p->root, &possible) == 0)
 		src->nr_cpus = dtl_cpuset__end(&possible);
+	src->tb_freq = dtl_sys__timebase(p->root, &note);
+	if (!src->tb_freq) {
+		snprintf(err, errlen, "%s", note);
+		goto fail;
+	}
 	if (open_all(src, src->mask, err, errlen))
 		goto fail;
 	if (dtl_cpuset__end(&src->cpus) > src->nr_cpus)
 		src->nr_cpus = dtl_cpuset__end(&src->cpus);
-	src->tb_freq = dtl_sys__timebase(p->root, &note);
 	describe(src);
 	return 0;
 fail:

@@ -157,6 +157,7 @@ static void hostname(const uint8_t *buf, size_t len, uint64_t feat, char *host, 
 		n = (uint32_t)(size - 4);
 	snprintf(host, hostlen, "%.*s", (int)strnlen((const char *)buf + off + 4, n),
 		 (const char *)buf + off + 4);
+	dtl_sanitize(host);
 }
 
 int dtl_perfdata__is(const uint8_t *head, size_t len)

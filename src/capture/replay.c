@@ -64,6 +64,8 @@ static int import_perfdata(struct replay *p, const struct dtl_source_opts *o,
 	return 0;
 }
 
+static void replay_close(struct dtl_source *src);
+
 /* The state of a recording just opened: its first interval comes next. */
 static void start(struct dtl_source *src)
 {
@@ -135,6 +137,16 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->have_filter = o->have_cpus;
 	p->filter = o->cpus;
 	start(src);
+	if (!dtl_cpuset__count(&src->cpus)) {
+		char have[64];
+		size_t need = dtl_cpuset__format(&p->meta.cpus, have, sizeof(have));
+
+		snprintf(err, errlen, "-C selects no CPU of %s (it has %s%s)", o->replay, have,
+			 need >= sizeof(have) ? "..." : "");
+		replay_close(src);
+		src->priv = NULL;
+		return -1;
+	}
 	t = (time_t)(p->meta.start_ns / 1000000000ull);
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);

@@ -36,6 +36,7 @@ bool dtl_sys__exists(const char *root, const char *rel)
 
 long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len)
 {
+	struct stat st;
 	char path[4096];
 	size_t off = 0;
 	int fd;
@@ -44,9 +45,15 @@ long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A FIFO or device planted under --root must not hang or flood us. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
 	while (off + 1 < len) {
 		ssize_t n = read(fd, buf + off, len - 1 - off);
 
@@ -95,6 +102,14 @@ uint64_t dtl_sys__timebase(const char *root, const char **note)
 		return DTL_DEFAULT_TB_FREQ;
 	}
 	tb = dtl_sys__parse_timebase(buf);
+	if (tb && !dtl_tb_freq__ok(tb)) {
+		static char why[256];
+
+		snprintf(why, sizeof(why), "%.100s/proc/cpuinfo: timebase %llu Hz is not a "
+			 "timebase (want 1 MHz to 100 GHz)", root, (unsigned long long)tb);
+		*note = why;
+		return 0;
+	}
 	if (!tb) {
 		*note = "no usable timebase line in proc/cpuinfo; assumed 512000000 Hz";
 		return DTL_DEFAULT_TB_FREQ;

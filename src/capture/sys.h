@@ -32,6 +32,7 @@ long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len);
 /* "timebase : 512000000" from cpuinfo text; 0 if absent or garbage. */
 uint64_t dtl_sys__parse_timebase(const char *cpuinfo);
 /* From <root>/proc/cpuinfo; default 512 MHz, *note says why when defaulted. */
+/* 0 with the reason in *note when cpuinfo names an impossible frequency. */
 uint64_t dtl_sys__timebase(const char *root, const char **note);
 
 void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg);

@@ -229,7 +229,9 @@ TEST(options_reject_bad_values_naming_them)
 		{ "dtltop --format=xml", "xml" },
 		{ "dtltop --seed -4", "-4" },
 		{ "dtltop -s nosuch", "nosuch" },
-		{ "dtltop -o out.csv", "-o" },
+		{ "dtltop -r x.dtl -e cede", "-e" },
+		{ "dtltop -e c", "'c'" },
+		{ "dtltop -e cede,,fault", "cede,,fault" },
 		{ "dtltop 1 2 3", "'3'" },
 		{ "dtltop -d", "-d" },
 	};
@@ -244,6 +246,24 @@ TEST(options_reject_bad_values_naming_them)
 			T_FAIL("'%s': message \"%s\" does not name %s", bad[i].line, err, bad[i].named);
 		CHECK(strchr(err, '\n') == NULL);
 	}
+}
+
+/* Values with spaces or empty, which a space-split line cannot carry. */
+TEST(options_refuse_empty_output_and_signed_seed)
+{
+	char *empty_o[] = { "dtltop", "-b", "-o", "", NULL };
+	char *seed[] = { "dtltop", "--seed", " -1", NULL };
+	char *seed_plus[] = { "dtltop", "--seed", "+5", NULL };
+	struct dtl_opts o;
+	char err[512];
+
+	err[0] = '\0';
+	CHECK_EQ(dtl_opts__parse(&o, 4, empty_o, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "-o");
+	err[0] = '\0';
+	CHECK_EQ(dtl_opts__parse(&o, 3, seed, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, " -1");
+	CHECK_EQ(dtl_opts__parse(&o, 3, seed_plus, err, sizeof(err)), -1);
 }
 
 TEST(replay_jump_times_parse_or_are_refused)
