@@ -342,7 +342,7 @@ static void bench_record(void)
 	for (size_t i = 0; i < nch; i++) {
 		dtl_rec_writer__entries(w, ch[i].cpu, ch[i].data, ch[i].n, 0, 0);
 		if (i + 1 == nch || ch[i + 1].tick != ch[i].tick)
-			dtl_rec_writer__tick(w, (uint64_t)ch[i].tick, 0.25);
+			dtl_rec_writer__tick(w, (uint64_t)ch[i].tick, 0.25, 0);
 	}
 	t_write = cpu_s() - t0;
 	for (size_t i = 0; i < nch; i++)

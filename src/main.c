@@ -44,6 +44,7 @@ struct app {
 	int exit_code;
 	uint64_t shown;			/* intervals ended since the start or a rewind */
 	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
+	unsigned int mask;		/* as the stats know it */
 };
 
 static volatile sig_atomic_t stop;
@@ -74,13 +75,39 @@ static void record_failed(struct app *a)
 	a->exit_code = 1;
 }
 
+/* A replay's mask changes as its records come; the stats must know when. */
+static void sync_mask(struct app *a)
+{
+	unsigned int mask = dtl_source__mask(a->src);
+
+	if (mask != a->mask) {
+		a->mask = mask;
+		dtl_stats__set_mask(a->stats, mask);
+	}
+}
+
+/* A fresh stats starts where the source's clock stands. */
+static void start_stats(struct app *a)
+{
+	uint64_t tb;
+
+	a->mask = dtl_source__mask(a->src);
+	dtl_stats__set_mask(a->stats, a->mask);
+	if (dtl_source__tb(a->src, &tb))
+		dtl_stats__start_at(a->stats, tb);
+}
+
 static void drain(struct app *a)
 {
 	struct dtl_chunk c;
 
 	while (!stop && dtl_source__read(a->src, &c) > 0) {
-		if (a->rec && dtl_rec_writer__entries(a->rec, c.cpu, c.data, c.n, c.lost, c.bad))
+		sync_mask(a);
+		if (a->rec && (dtl_rec_writer__entries(a->rec, c.cpu, c.data, c.n, c.lost, c.bad) ||
+			       dtl_rec_writer__gaps(a->rec, c.cpu, c.gaps)))
 			record_failed(a);
+		if (c.gaps)
+			dtl_stats__add_gaps(a->stats, c.cpu, c.gaps);
 		dtl_stats__add_entries(a->stats, c.cpu, c.data, c.n);
 		if (c.lost)
 			dtl_stats__add_lost(a->stats, c.cpu, c.lost);
@@ -172,6 +199,7 @@ static void set_mask(struct app *a, unsigned int mask)
 		snprintf(a->status, sizeof(a->status), "mask not changed: %.400s", err);
 		return;
 	}
+	sync_mask(a);
 	dtl_mask__format(mask, text, sizeof(text));
 	snprintf(a->status, sizeof(a->status), "event mask now %s (0x%x)", text, mask);
 	if (a->rec && dtl_rec_writer__mask(a->rec, mask))
@@ -195,7 +223,7 @@ static void export(struct app *a)
 static bool step(struct app *a, uint64_t interval_ns, uint64_t started, uint64_t *ts)
 {
 	const char *warning;
-	uint64_t clk_ns;
+	uint64_t clk_ns, end_tb = 0;
 	double secs;
 
 	dtl_source__tick(a->src, interval_ns);
@@ -204,6 +232,9 @@ static bool step(struct app *a, uint64_t interval_ns, uint64_t started, uint64_t
 		return false;	/* a cut interval is not shown */
 	if (dtl_source__ended(a->src, &warning))
 		return false;
+	sync_mask(a);
+	if (dtl_source__tb(a->src, &end_tb))
+		dtl_stats__end_at(a->stats, end_tb);
 	/* Sources that know the interval (simulator, replay) say; else what elapsed. */
 	secs = dtl_source__interval(a->src);
 	if (secs <= 0)
@@ -212,7 +243,7 @@ static bool step(struct app *a, uint64_t interval_ns, uint64_t started, uint64_t
 	sync_online(a);
 	read_lparcfg(a);
 	*ts = dtl_source__clock(a->src, &clk_ns) ? clk_ns : now_ns(CLOCK_REALTIME);
-	if (a->rec && dtl_rec_writer__tick(a->rec, *ts, secs))
+	if (a->rec && dtl_rec_writer__tick(a->rec, *ts, secs, end_tb))
 		record_failed(a);
 	a->shown++;
 	return true;
@@ -256,6 +287,7 @@ static void seek(struct app *a, uint64_t target, uint64_t at_ns)
 		dtl_stats__delete(a->stats);
 		a->stats = fresh;
 		a->shown = 0;
+		start_stats(a);
 		sync_online(a);
 		ts = a->replay_start_ns;
 	}
@@ -467,6 +499,8 @@ static int open_recording(struct app *a, char *err, size_t errlen)
 	m.start_ns = dtl_source__clock(a->src, &clk) ? clk : now_ns(CLOCK_REALTIME);
 	m.interval_s = a->o.interval_s;
 	m.mask = dtl_source__mask(a->src);
+	if (!dtl_source__tb(a->src, &m.start_tb))
+		m.start_tb = 0;
 	m.nr_cpus = dtl_source__nr_cpus(a->src);
 	m.cpus = *dtl_source__cpus(a->src);
 	if (dtl_source__lparcfg(a->src))
@@ -591,10 +625,12 @@ int main(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	start_stats(&a);
 	sync_online(&a);
 	read_lparcfg(&a);
 	if (!dtl_source__clock(a.src, &a.replay_start_ns))
 		a.replay_start_ns = 0;
+	a.table.selected = a.o.src.have_cpus;
 	dtl_table__fill(&a.table, a.stats, DTL_SPAN_INTERVAL, now_ns(CLOCK_REALTIME));
 
 	signal(SIGINT, on_signal);

@@ -27,3 +27,10 @@ finish() {
 	echo "$(basename "$0"): $pass passed, $failures failed"
 	[ "$failures" -eq 0 ]
 }
+
+# csv_cols FILE col1,col2,... : those columns of a CSV, by header name, in that order
+csv_cols() {
+	awk -F, -v want="$2" 'NR == 1 { n = split(want, w, ","); for (i = 1; i <= NF; i++) idx[$i] = i
+		for (j = 1; j <= n; j++) if (!(w[j] in idx)) { print "no column " w[j] > "/dev/stderr"; exit 1 } }
+		{ line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $(idx[w[j]]); print line }' "$1"
+}

@@ -153,3 +153,19 @@ void dtl_sanitize(char *s)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
 			*s = '?';
 }
+
+int dtl_mask__partial(unsigned int mask, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if ((mask & DTL_MASK_ALL) == DTL_MASK_ALL)
+		return 0;
+	for (size_t i = 0; i < 3; i++)
+		if (!(mask & mask_words[i].bits) && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " :
+						"partial: ", mask_words[i].word);
+	if (off < len)
+		snprintf(buf + off, len - off, " not traced");
+	return 1;
+}

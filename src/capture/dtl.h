@@ -96,6 +96,11 @@ unsigned int dtl_preempt__mask_bit(unsigned int code);
 /* Mask <-> "cede,preempt,fault" text. Parse returns -1 on a bad word. */
 int dtl_mask__parse(const char *s, unsigned int *mask, const char **bad);
 void dtl_mask__format(unsigned int mask, char *buf, size_t len);
+/*
+ * Figures made under a narrower mask leave event kinds out: "partial: cede
+ * not traced" into buf and 1, or "" and 0 when every kind was traced.
+ */
+int dtl_mask__partial(unsigned int mask, char *buf, size_t len);
 
 static inline uint64_t dtl_ticks__to_ns(uint64_t ticks, uint64_t tb_freq)
 {

@@ -352,6 +352,7 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out
 	news->records = rn.records;
 	news->truncated = rn.truncated;
 	news->partial = rn.partial;
+	news->collision = rn.collision;
 	if (c->aux) {
 		junk = c->st.junk_bytes;
 		head = __atomic_load_n(&c->pg->aux_head, __ATOMIC_ACQUIRE);

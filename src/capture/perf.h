@@ -54,7 +54,7 @@ struct dtl_perf_news {
 	uint64_t lost;		/* the driver's count went up by this */
 	uint64_t junk;		/* bytes skipped in the AUX area */
 	uint64_t records;	/* main-ring records seen (any type) */
-	uint64_t truncated, partial;
+	uint64_t truncated, partial, collision;
 	bool reenabled;		/* the kernel had disabled it (AUX full) */
 };
 

@@ -189,13 +189,19 @@ static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 		if (!dtl_perf_cpus__has(p->cpus, cpu) ||
 		    dtl_perf_cpus__drain(p->cpus, cpu, p->out, OUT_ENTRIES, &news))
 			continue;
-		if (!news.n && !news.lost && !news.junk)
+		if (!news.n && !news.lost && !news.junk && !news.truncated && !news.partial &&
+		    !news.collision)
 			continue;
 		c->cpu = cpu;
 		c->data = p->out;
 		c->n = p->user_filter ? filter(p->out, news.n, src->mask, p->out) : news.n;
 		c->lost = news.lost;
 		c->bad = news.junk ? 1 : 0;
+		/*
+		 * Our driver counts what it drops; a flagged AUX record with no
+		 * count (upstream 6.18 counts nothing) is a gap of unknown size.
+		 */
+		c->gaps = news.lost ? 0 : news.truncated + news.partial + news.collision;
 		if (news.n < OUT_ENTRIES)
 			p->next_cpu++;		/* otherwise more may wait here */
 		return 1;

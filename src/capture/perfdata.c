@@ -321,7 +321,7 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 			}
 			ts = (double)m.start_ns + (double)k * interval_s * 1e9;
 			if (dtl_rec_writer__tick(w, ts < 9e18 ? (uint64_t)ts : (uint64_t)9e18,
-						 interval_s))
+						 interval_s, edge))
 				goto write_err;
 			if (next == UINT64_MAX || edge == UINT64_MAX)
 				break;

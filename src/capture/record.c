@@ -193,10 +193,10 @@ static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
 	dtl_cpuset__format(&m->cpus, cpus, DTL_CPUSET_TEXT);
 	off += (size_t)snprintf(buf + off, len - off,
 		"format=%d.%d\ndtltop_version=%s\nhost=%s\nsource=%s\ndetail=%s\n"
-		"tb_freq=%" PRIu64 "\nboot_tb=%" PRIu64 "\nstart_ns=%" PRIu64 "\n"
+		"tb_freq=%" PRIu64 "\nboot_tb=%" PRIu64 "\nstart_tb=%" PRIu64 "\nstart_ns=%" PRIu64 "\n"
 		"interval_ns=%" PRIu64 "\nmask=%u\nnr_cpus=%u\ncpus=%s\n",
 		DTL_REC_MAJOR, DTL_REC_MINOR, m->dtltop_version, m->host, m->source, m->detail,
-		m->tb_freq, m->boot_tb, m->start_ns, (uint64_t)(m->interval_s * 1e9 + 0.5),
+		m->tb_freq, m->boot_tb, m->start_tb, m->start_ns, (uint64_t)(m->interval_s * 1e9 + 0.5),
 		m->mask, m->nr_cpus, cpus);
 	free(cpus);
 	/* lparcfg verbatim, one "lparcfg.key=value" per line. */
@@ -328,6 +328,11 @@ int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const ui
 	return w->len >= FLUSH_AT ? flush(w) : 0;
 }
 
+int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t gaps)
+{
+	return gaps ? value(w, DTL_REC_GAP, cpu, gaps) : 0;
+}
+
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask)
 {
 	return value(w, DTL_REC_MASK, 0, mask);
@@ -338,14 +343,16 @@ int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)
 	return value(w, DTL_REC_CPU, cpu, online);
 }
 
-int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s)
+int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
+			 uint64_t end_tb)
 {
-	uint8_t *p = record(w, DTL_REC_TICK, 0, 16);
+	uint8_t *p = record(w, DTL_REC_TICK, 0, 24);
 
 	if (!p)
 		return -1;
 	put64(p, ts_ns);
 	put64(p + 8, (uint64_t)(interval_s * 1e9 + 0.5));
+	put64(p + 16, end_tb);
 	return flush(w);
 }
 
@@ -360,6 +367,9 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 
 	if (!w)
 		return 0;
+	/* What a kill -9 leaves lacks this: a reader can tell the file was cut. */
+	if (!w->err)
+		value(w, DTL_REC_END, 0, 0);
 	rc = flush(w) | (w->err ? -1 : 0);
 	if (fsync(w->fd) && !rc && errno != EINVAL) {
 		w->err = errno;
@@ -390,6 +400,7 @@ struct dtl_rec_reader {
 	size_t entcap;
 	char warning[2048];
 	bool done;
+	bool complete;			/* the end marker was read */
 };
 
 /*
@@ -493,6 +504,8 @@ static void parse_meta(char *text, struct dtl_rec_meta *m)
 			m->tb_freq = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "boot_tb"))
 			m->boot_tb = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "start_tb"))
+			m->start_tb = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "start_ns"))
 			m->start_ns = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "interval_ns"))
@@ -521,7 +534,7 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 {
 	struct dtl_rec_reader *r = calloc(1, sizeof(*r));
 	uint8_t hdr[FILE_HDR];
-	char why[512];
+	char why[512] = "";
 	int type = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -620,8 +633,12 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			unpack(r->ent, p, ev->n);
 			ev->data = r->ent;
 			return 1;
+		case DTL_REC_END:
+			r->complete = true;
+			continue;
 		case DTL_REC_LOST:
 		case DTL_REC_BAD:
+		case DTL_REC_GAP:
 		case DTL_REC_MASK:
 		case DTL_REC_CPU:
 			if (body < 8)
@@ -633,12 +650,18 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 				continue;
 			ev->ts_ns = get64(p);
 			ev->interval_s = (double)get64(p + 8) / 1e9;
+			ev->end_tb = body >= 24 ? get64(p + 16) : 0;
 			return 1;
 		default:
 			continue;	/* a newer minor version's record */
 		}
 	}
 	return 0;
+}
+
+bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)
+{
+	return r->complete;
 }
 
 const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r)

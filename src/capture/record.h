@@ -18,7 +18,7 @@
 #include "cpuset.h"
 
 #define DTL_REC_MAJOR 1
-#define DTL_REC_MINOR 0
+#define DTL_REC_MINOR 1
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 
 struct dtl_rec_meta {
@@ -28,6 +28,7 @@ struct dtl_rec_meta {
 	char detail[256];
 	uint64_t tb_freq;
 	uint64_t boot_tb;		/* 0 if unknown */
+	uint64_t start_tb;		/* the source's timebase at start; 0 if unknown (1.1) */
 	uint64_t start_ns;		/* wall clock at start, since the epoch */
 	double interval_s;		/* as recorded (-d) */
 	unsigned int mask;
@@ -43,7 +44,9 @@ enum dtl_rec_kind {
 	DTL_REC_BAD = 3,		/* cpu, count */
 	DTL_REC_MASK = 4,		/* the event mask changed */
 	DTL_REC_CPU = 5,		/* cpu went online (value 1) or offline (0) */
-	DTL_REC_TICK = 6,		/* an interval ended: ts_ns, interval_s */
+	DTL_REC_TICK = 6,		/* an interval ended: ts_ns, interval_s[, end_tb (1.1)] */
+	DTL_REC_GAP = 7,		/* cpu, flagged AUX gaps (1.1) */
+	DTL_REC_END = 8,		/* the writer closed the file (1.1) */
 };
 
 struct dtl_rec_event {
@@ -54,6 +57,7 @@ struct dtl_rec_event {
 	const uint8_t *data;		/* n * 48 bytes, valid until the next call */
 	uint64_t ts_ns;
 	double interval_s;
+	uint64_t end_tb;		/* the source's timebase at the tick; 0 unknown */
 };
 
 struct dtl_rec_writer;
@@ -66,10 +70,12 @@ struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
 					       char *err, size_t errlen);
 int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
 			    size_t n, uint64_t lost, uint64_t bad);
+int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t gaps);
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask);
 int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
-int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s);
+int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
+			 uint64_t end_tb);
 int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen);
 uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w);
 
@@ -83,6 +89,8 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
  */
 int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev);
 const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r);
+/* The file ended with the writer's end marker (1.1): it was not cut short. */
+bool dtl_rec_reader__complete(const struct dtl_rec_reader *r);
 void dtl_rec_reader__close(struct dtl_rec_reader *r);
 
 #endif

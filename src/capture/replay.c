@@ -29,10 +29,12 @@ struct replay {
 	struct dtl_rec_meta meta;
 	uint64_t released, consumed;	/* ticks */
 	uint64_t ts_ns;
+	uint64_t tb;			/* the recorded source's timebase, 0 unknown */
 	double interval_s;
 	bool eof;
 	bool eof_in_interval;		/* the file ended before this interval's end */
 	char import_warning[2048];	/* a damaged perf.data's */
+	char cut_warning[4200];
 };
 
 /* A perf.data becomes a recording in memory first; p->f then reads that. */
@@ -81,6 +83,7 @@ static void start(struct dtl_source *src)
 		dtl_cpuset__and(&src->cpus, &p->filter);
 	p->released = p->consumed = 0;
 	p->ts_ns = p->meta.start_ns;
+	p->tb = p->meta.start_tb;
 	p->interval_s = 0;
 	p->eof = p->eof_in_interval = false;
 }
@@ -134,6 +137,8 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	}
 	src->priv = p;
 	snprintf(p->name, sizeof(p->name), "%s", o->replay);
+	snprintf(p->cut_warning, sizeof(p->cut_warning), "%s: ends without its end marker (the "
+		 "writer was killed?); replayed every whole interval", o->replay);
 	p->have_filter = o->have_cpus;
 	p->filter = o->cpus;
 	start(src);
@@ -188,6 +193,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		case DTL_REC_ENTRIES:
 		case DTL_REC_LOST:
 		case DTL_REC_BAD:
+		case DTL_REC_GAP:
 			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
 				continue;
 			memset(c, 0, sizeof(*c));
@@ -196,7 +202,10 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			c->n = ev.kind == DTL_REC_ENTRIES ? ev.n : 0;
 			c->lost = ev.kind == DTL_REC_LOST ? ev.value : 0;
 			c->bad = ev.kind == DTL_REC_BAD ? ev.value : 0;
+			c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0;
 			return 1;
+		case DTL_REC_END:
+			continue;
 		case DTL_REC_MASK:
 			if (ev.value & DTL_MASK_ALL)
 				src->mask = (unsigned int)ev.value & DTL_MASK_ALL;
@@ -212,6 +221,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		case DTL_REC_TICK:
 			p->consumed++;
 			p->ts_ns = ev.ts_ns;
+			p->tb = ev.end_tb;
 			p->interval_s = ev.interval_s;
 			continue;
 		}
@@ -244,6 +254,14 @@ static bool replay_clock(const struct dtl_source *src, uint64_t *ns)
 	return true;
 }
 
+static bool replay_tb(const struct dtl_source *src, uint64_t *tb)
+{
+	const struct replay *p = src->priv;
+
+	*tb = p->tb;
+	return p->tb != 0;
+}
+
 static double replay_interval(const struct dtl_source *src)
 {
 	const struct replay *p = src->priv;
@@ -258,6 +276,10 @@ static bool replay_ended(const struct dtl_source *src, const char **warning)
 	*warning = p->r ? dtl_rec_reader__warning(p->r) : "the recording could not be read again";
 	if (!*warning && p->import_warning[0])
 		*warning = p->import_warning;
+	/* 1.1 writers end a file with a marker; a 1.0 file cannot say. */
+	if (!*warning && p->eof && p->r && !dtl_rec_reader__complete(p->r) &&
+	    (p->meta.major > 1 || p->meta.minor >= 1))
+		*warning = p->cut_warning;
 	return p->eof_in_interval;
 }
 
@@ -270,6 +292,7 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.tick = replay_tick,
 	.set_mask = replay_set_mask,
 	.clock = replay_clock,
+	.tb = replay_tb,
 	.interval = replay_interval,
 	.ended = replay_ended,
 	.rewind = replay_rewind,

@@ -416,6 +416,14 @@ static bool sim_clock(const struct dtl_source *src, uint64_t *ns)
 	return true;
 }
 
+static bool sim_tb(const struct dtl_source *src, uint64_t *tb)
+{
+	const struct sim *s = src->priv;
+
+	*tb = SIM_TB0 + s->horizon;
+	return true;
+}
+
 const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
 	.open = sim_open,
@@ -425,5 +433,6 @@ const struct dtl_source_ops dtl_sim_ops = {
 	.tick = sim_tick,
 	.set_mask = sim_set_mask,
 	.clock = sim_clock,
+	.tb = sim_tb,
 	.interval = sim_interval,
 };

@@ -78,6 +78,7 @@ int dtl_source__poll(struct dtl_source *src, int timeout_ms)
 
 int dtl_source__read(struct dtl_source *src, struct dtl_chunk *c)
 {
+	memset(c, 0, sizeof(*c));	/* a backend sets what it knows; the rest is none */
 	return src->ops->read(src, c);
 }
 
@@ -133,6 +134,11 @@ const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src)
 bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns)
 {
 	return src->ops->clock && src->ops->clock(src, ns);
+}
+
+bool dtl_source__tb(const struct dtl_source *src, uint64_t *tb)
+{
+	return src->ops->tb && src->ops->tb(src, tb);
 }
 
 double dtl_source__interval(const struct dtl_source *src)

@@ -42,6 +42,7 @@ struct dtl_chunk {
 	size_t n;
 	uint64_t lost;			/* entries known lost before these */
 	uint64_t bad;			/* malformed input (e.g. a partial entry) */
+	uint64_t gaps;			/* losses of unknown size (flagged AUX records) */
 };
 
 /* NULL on failure, with a one-line reason in err. */
@@ -71,6 +72,11 @@ unsigned int dtl_source__nr_cpus(const struct dtl_source *src);
 const struct dtl_cpuset *dtl_source__cpus(const struct dtl_source *src);
 /* True when the source has its own clock; *ns is its time since the epoch. */
 bool dtl_source__clock(const struct dtl_source *src, uint64_t *ns);
+/*
+ * The timebase now, in the entries' own terms, when the source can tell:
+ * right after open, the capture's start; after a tick, the interval's end.
+ */
+bool dtl_source__tb(const struct dtl_source *src, uint64_t *tb);
 /* The length of the interval just ticked when the source knows it, else 0. */
 double dtl_source__interval(const struct dtl_source *src);
 /* A recording that has no more intervals; *warning says why if damaged. */
@@ -95,6 +101,7 @@ struct dtl_source_ops {
 	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
 	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
 	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
+	bool (*tb)(const struct dtl_source *src, uint64_t *tb);
 	double (*interval)(const struct dtl_source *src);
 	bool (*ended)(const struct dtl_source *src, const char **warning);
 	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);

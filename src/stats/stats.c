@@ -13,6 +13,7 @@
 
 struct counts {
 	uint64_t dispatches;
+	uint64_t gaps;
 	uint64_t involuntary;
 	uint64_t steal_ticks;
 	uint64_t idle_ticks;
@@ -28,6 +29,8 @@ struct counts {
 
 struct vcpu {
 	struct counts cur;
+	/* Wait that fell before the interval's start: the totals', not the interval's. */
+	uint64_t carry_steal, carry_idle;
 	struct counts total;
 	struct dtl_row last;	/* rows of the last completed interval */
 	uint64_t last_tb;
@@ -41,6 +44,12 @@ struct dtl_stats {
 	uint64_t tb_freq;
 	uint64_t intervals;
 	double total_s;
+	uint64_t win_start;	/* timebase the current interval began at; 0 unknown */
+	uint64_t origin;	/* where the since-start totals begin; 0 unknown */
+	uint64_t win_end;	/* the source's timebase at its end, if it said */
+	uint64_t seen_tb;	/* the latest entry of the interval */
+	uint64_t total_ticks;	/* the since-start windows, added up */
+	unsigned int mask, cur_mask, total_mask;
 	struct dtl_row last_all;
 	struct vcpu *v;
 };
@@ -63,6 +72,7 @@ struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
 		s->v[i].last.cpu = (int)i;
 	}
 	s->last_all.cpu = DTL_ROW_ALL;
+	s->mask = s->cur_mask = s->total_mask = DTL_MASK_ALL;
 	return s;
 }
 
@@ -120,7 +130,35 @@ uint64_t dtl_hist__value(unsigned int bucket)
 	return (8 + sub) * width + width / 2;
 }
 
-static inline void add_one(struct vcpu *v, const struct dtl_rec *r)
+/*
+ * A wait ends at the entry's timebase: steal (ready_to_enqueue, then
+ * enqueue_to_dispatch) just before it, idle (waiting_to_ready) before that.
+ * Whatever began before the interval's start a belongs to earlier intervals
+ * (the totals keep it); before the origin o, to no figure of ours at all.
+ */
+static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o)
+{
+	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
+	uint64_t idle = r->waiting_to_ready, wait = steal + idle;
+	/* How much of the wait lies before a, and before o (timebases fit in 63 bits). */
+	int64_t begin = (int64_t)r->timebase - (int64_t)wait;
+	uint64_t before = (int64_t)a > begin ? (uint64_t)((int64_t)a - begin) : 0;
+	uint64_t lost = o && (int64_t)o > begin ? (uint64_t)((int64_t)o - begin) : 0;
+	uint64_t d, g;
+
+	before = before < wait ? before : wait;
+	lost = lost < before ? lost : before;
+	d = before < idle ? before : idle;
+	g = lost < idle ? lost : idle;
+	v->cur.idle_ticks -= d;
+	v->carry_idle += d - g;
+	d = before - d;
+	g = lost - g;
+	v->cur.steal_ticks -= d;
+	v->carry_steal += d - g;
+}
+
+static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o)
 {
 	struct counts *c = &v->cur;
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
@@ -141,6 +179,9 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r)
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
 	c->steal_ticks += (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
 	c->idle_ticks += r->waiting_to_ready;
+	if (__builtin_expect(r->timebase < a + r->enqueue_to_dispatch + r->ready_to_enqueue +
+			     r->waiting_to_ready, 0) && a)
+		split_wait(v, r, a, o);
 	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
 	if (r->enqueue_to_dispatch > c->lat_max)
 		c->lat_max = r->enqueue_to_dispatch;
@@ -150,8 +191,11 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r)
 
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r)
 {
-	if (cpu < s->nr_cpus)
-		add_one(&s->v[cpu], r);
+	if (cpu < s->nr_cpus) {
+		add_one(&s->v[cpu], r, s->win_start, s->origin);
+		if (r->timebase > s->seen_tb)
+			s->seen_tb = r->timebase;
+	}
 }
 
 void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
@@ -165,8 +209,37 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 	v = &s->v[cpu];
 	for (size_t i = 0; i < n; i++, entries += DTL_ENTRY_SIZE) {
 		dtl_rec__decode(&r, entries);
-		add_one(v, &r);
+		add_one(v, &r, s->win_start, s->origin);
 	}
+	/* A CPU's entries only grow: its last is its latest. */
+	if (n) {
+		uint64_t tb = v->last_tb;
+
+		if (tb > s->seen_tb)
+			s->seen_tb = tb;
+	}
+}
+
+void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n)
+{
+	if (cpu < s->nr_cpus)
+		s->v[cpu].cur.gaps += n;
+}
+
+void dtl_stats__set_mask(struct dtl_stats *s, unsigned int mask)
+{
+	s->mask = mask;
+	s->cur_mask &= mask;
+}
+
+void dtl_stats__start_at(struct dtl_stats *s, uint64_t tb)
+{
+	s->win_start = s->origin = tb;
+}
+
+void dtl_stats__end_at(struct dtl_stats *s, uint64_t tb)
+{
+	s->win_end = tb;
 }
 
 void dtl_stats__add_lost(struct dtl_stats *s, unsigned int cpu, uint64_t n)
@@ -184,6 +257,7 @@ void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 static void counts_add(struct counts *to, const struct counts *c)
 {
 	to->dispatches += c->dispatches;
+	to->gaps += c->gaps;
 	to->involuntary += c->involuntary;
 	to->steal_ticks += c->steal_ticks;
 	to->idle_ticks += c->idle_ticks;
@@ -222,10 +296,14 @@ static uint64_t hist_quantile(const struct counts *c, double q)
 }
 
 static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
-		     double interval_s, unsigned int nr_vcpus, struct dtl_row *row)
+		     double interval_s, uint64_t span_ticks, unsigned int mask,
+		     unsigned int nr_vcpus, struct dtl_row *row)
 {
 	double us_per_tick = 1e6 / (double)s->tb_freq;
-	double span_us = interval_s * 1e6 * (nr_vcpus ? nr_vcpus : 1);
+	/* Shares are of the window the waits were clipped to, never less than the interval. */
+	double span_s = (double)span_ticks / (double)s->tb_freq;
+	double span_us = (span_s > interval_s ? span_s : interval_s) * 1e6 *
+			 (nr_vcpus ? nr_vcpus : 1);
 
 	memset(row, 0, sizeof(*row));
 	row->cpu = cpu;
@@ -236,6 +314,9 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->steal_us = (double)c->steal_ticks * us_per_tick;
 	row->steal_pct = span_us > 0 ? 100.0 * row->steal_us / span_us : 0;
 	row->idle_us = (double)c->idle_ticks * us_per_tick;
+	row->idle_pct = span_us > 0 ? 100.0 * row->idle_us / span_us : 0;
+	row->gaps = c->gaps;
+	row->mask = mask;
 	row->lat_p50_us = (double)hist_quantile(c, 0.50) * us_per_tick;
 	row->lat_p99_us = (double)hist_quantile(c, 0.99) * us_per_tick;
 	row->lat_max_us = (double)c->lat_max * us_per_tick;
@@ -247,26 +328,77 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	memcpy(row->dispatch, c->dispatch, sizeof(row->dispatch));
 }
 
+/*
+ * The interval's window [a, b] on the timebase: b is the source's clock at
+ * the end (or, where it has none, the latest entry), moved on to any entry
+ * read after it; a is the last window's end. Waits were clipped to a as
+ * they came; a CPU's waits never overlap, so what is left fits the window.
+ * Where a was unknown (the first interval of a source without a clock) the
+ * clip is made here, from the oldest end of the wait: idle first.
+ */
+static uint64_t window(struct dtl_stats *s, double interval_s, uint64_t *a)
+{
+	uint64_t len = (uint64_t)(interval_s * (double)s->tb_freq), b = s->win_end;
+
+	if (s->seen_tb > b)
+		b = s->seen_tb;
+	if (!b)
+		b = s->win_start ? s->win_start + len : len;
+	*a = s->win_start && s->win_start <= b ? s->win_start : (b > len ? b - len : 0);
+	return b;
+}
+
+/*
+ * Where the start was not known, what does not fit the interval began
+ * before the capture did; with known starts this only catches waits that
+ * overlap, which the hypervisor never writes. Either way it is no figure's.
+ */
+static void clamp_to(struct vcpu *v, uint64_t span)
+{
+	uint64_t over, d;
+
+	if (v->cur.steal_ticks + v->cur.idle_ticks <= span)
+		return;
+	over = v->cur.steal_ticks + v->cur.idle_ticks - span;
+	d = over < v->cur.idle_ticks ? over : v->cur.idle_ticks;
+	v->cur.idle_ticks -= d;
+	v->cur.steal_ticks -= over - d;
+}
+
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 {
 	struct counts *all = calloc(1, sizeof(*all));
+	uint64_t a, b = window(s, interval_s, &a), span = b - a;
+	unsigned int mask = s->cur_mask;
 
+	if (!s->origin)
+		s->origin = a;
 	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		struct vcpu *v = &s->v[i];
 
+		clamp_to(v, span > (uint64_t)(interval_s * (double)s->tb_freq) ? span :
+			 (uint64_t)(interval_s * (double)s->tb_freq));
 		if (v->online) {
-			make_row(s, &v->cur, (int)i, interval_s, 1, &v->last);
+			make_row(s, &v->cur, (int)i, interval_s, span, mask, 1, &v->last);
 			if (all)
 				counts_add(all, &v->cur);
 		}
 		counts_add(&v->total, &v->cur);
+		v->total.steal_ticks += v->carry_steal;
+		v->total.idle_ticks += v->carry_idle;
+		v->carry_steal = v->carry_idle = 0;
 		memset(&v->cur, 0, sizeof(v->cur));
 	}
 	if (all)
-		make_row(s, all, DTL_ROW_ALL, interval_s, s->nr_online, &s->last_all);
+		make_row(s, all, DTL_ROW_ALL, interval_s, span, mask, s->nr_online, &s->last_all);
 	free(all);
 	s->intervals++;
 	s->total_s += interval_s;
+	s->total_ticks += span;
+	s->total_mask &= mask;
+	s->cur_mask = s->mask;
+	s->win_start = b;
+	s->win_end = s->seen_tb = 0;
 }
 
 void dtl_stats__reset_totals(struct dtl_stats *s)
@@ -274,6 +406,9 @@ void dtl_stats__reset_totals(struct dtl_stats *s)
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
 		memset(&s->v[i].total, 0, sizeof(s->v[i].total));
 	s->total_s = 0;
+	s->total_ticks = 0;
+	s->total_mask = s->mask;
+	s->origin = s->win_start;
 }
 
 uint64_t dtl_stats__intervals(const struct dtl_stats *s)
@@ -292,7 +427,7 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 		return 0;
 	}
 	if (cpu != DTL_ROW_ALL) {
-		make_row(s, &s->v[cpu].total, cpu, s->total_s, 1, row);
+		make_row(s, &s->v[cpu].total, cpu, s->total_s, s->total_ticks, s->total_mask, 1, row);
 		return 0;
 	}
 	struct counts *all = calloc(1, sizeof(*all));
@@ -302,7 +437,7 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
 		if (s->v[i].online)
 			counts_add(all, &s->v[i].total);
-	make_row(s, all, DTL_ROW_ALL, s->total_s, s->nr_online, row);
+	make_row(s, all, DTL_ROW_ALL, s->total_s, s->total_ticks, s->total_mask, s->nr_online, row);
 	free(all);
 	return 0;
 }

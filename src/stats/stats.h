@@ -22,6 +22,7 @@ enum dtl_span {
 };
 
 #define DTL_ROW_ALL (-1)
+#define DTL_ROW_SELECTED (-2)	/* the aggregate row when -C picks CPUs */
 
 struct dtl_row {
 	int cpu;			/* DTL_ROW_ALL for the partition */
@@ -32,11 +33,14 @@ struct dtl_row {
 	double steal_us;		/* enqueue_to_dispatch + ready_to_enqueue */
 	double steal_pct;		/* of the interval (per vCPU for "all") */
 	double idle_us;			/* waiting_to_ready */
+	double idle_pct;		/* of the interval, like steal_pct */
 	double lat_p50_us, lat_p99_us, lat_max_us;
 	uint64_t migrations;
 	uint64_t faults;
 	uint64_t lost;
+	uint64_t gaps;			/* flagged AUX gaps: entries lost, count unknown */
 	uint64_t bad;
+	unsigned int mask;		/* DTL_MASK_* traced through the whole span */
 	uint64_t preempt[DTL_N_PREEMPT + 1];	/* last slot: "other" */
 	uint64_t dispatch[DTL_N_DISPATCH + 1];
 };
@@ -55,6 +59,17 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r);
 void dtl_stats__add_lost(struct dtl_stats *s, unsigned int cpu, uint64_t n);
 void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n);
+/* A gap of unknown size (a perf AUX record flagged TRUNCATED/PARTIAL/COLLISION). */
+void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n);
+/* The event mask from now on; an interval's rows carry the bits on throughout it. */
+void dtl_stats__set_mask(struct dtl_stats *s, unsigned int mask);
+/*
+ * The source's timebase where capture starts, and where the interval about
+ * to be ended ends. Sources without a clock call neither: the latest entry
+ * then stands in for the end, and the first interval is clipped to its length.
+ */
+void dtl_stats__start_at(struct dtl_stats *s, uint64_t tb);
+void dtl_stats__end_at(struct dtl_stats *s, uint64_t tb);
 
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s);
 void dtl_stats__reset_totals(struct dtl_stats *s);

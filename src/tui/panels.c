@@ -66,18 +66,24 @@ int dtl_panels__header(struct dtl_tui *t, const struct dtl_model *m, int y)
 {
 	const struct dtl_row *a = &m->table->all;
 	const struct dtl_lparcfg *l = m->lparcfg;
-	char mask[32];
+	char mask[32], partial[64], gaps[48] = "";
 
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0),
 	     "dtltop %s%s%s  mask %s (0x%x)  every %.2fs  %u vCPUs  %s %s", DTLTOP_VERSION,
 	     m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
 	     mask, m->mask, m->interval_s, m->nr_vcpus, m->source, m->detail);
-	line(y++, 0, "all %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  lat p50/p99/max "
-	     "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu  bad %llu",
+	/* What the figures leave out comes first, where it cannot be cut off. */
+	if (dtl_mask__partial(a->mask, partial, sizeof(partial)))
+		line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_WARN) : A_REVERSE),
+		     "%s: these figures leave those events out", partial);
+	if (a->gaps)
+		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
+	line(y++, 0, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  lat p50/p99/max "
+	     "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu%s  bad %llu", dtl_row__label(a),
 	     a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us / 1000,
 	     a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
-	     (unsigned long long)a->faults, (unsigned long long)a->lost,
+	     (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
 	     (unsigned long long)a->bad);
 	if (l && l->present) {
 		char disp[64] = "";

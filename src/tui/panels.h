@@ -13,6 +13,7 @@
 #define DTL_PAIR_HEAD 1
 #define DTL_PAIR_HOT 2
 #define DTL_PAIR_TITLE 3
+#define DTL_PAIR_WARN 4
 
 struct dtl_tui {
 	SCREEN *screen;

@@ -48,6 +48,7 @@ struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse)
 		init_pair(DTL_PAIR_HEAD, COLOR_BLACK, COLOR_CYAN);
 		init_pair(DTL_PAIR_HOT, COLOR_YELLOW, -1);
 		init_pair(DTL_PAIR_TITLE, COLOR_BLUE, -1);
+		init_pair(DTL_PAIR_WARN, COLOR_BLACK, COLOR_YELLOW);
 		t->color = true;
 	}
 	return t;

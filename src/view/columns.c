@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define MAX_COLS 64
@@ -19,7 +20,7 @@ static size_t nr_cols;
 static const struct dtl_col fixed[] = {
 	{ "timestamp", "", "ISO-8601 UTC", "end of the interval", DTL_COL_TIMESTAMP, 0, 0, 0, 0, 99, 1 },
 	{ "interval_s", "", "s", "length of the interval", DTL_COL_INTERVAL, 0, 0, 3, 0, 99, 1 },
-	{ "cpu", "CPU", "", "logical CPU (virtual processor thread); \"all\" is the partition",
+	{ "cpu", "CPU", "", "logical CPU; \"all\" is the partition, \"selected\" the CPUs of -C",
 	  DTL_COL_CPU, 0, 0, 0, 5, 0, 1 },
 	{ "dispatches", "DISP", "count", "dispatches logged in the interval",
 	  DTL_COL_U64, F(dispatches), 0, 0, 8, 5, 1 },
@@ -30,9 +31,9 @@ static const struct dtl_col fixed[] = {
 	  DTL_COL_DOUBLE, F(preempt_ratio), 0, 4, 7, 0, 100 },
 	{ "steal_us", "STEALus", "us", "time lost to the hypervisor: enqueue_to_dispatch + ready_to_enqueue",
 	  DTL_COL_DOUBLE, F(steal_us), 0, 1, 10, 2, 1 },
-	{ "steal_pct", "STEAL%", "%", "steal_us as a share of the interval (all: of every vCPU's interval)",
+	{ "steal_pct", "STEAL%", "%", "steal within the interval as a share of it (all: of every vCPU's)",
 	  DTL_COL_DOUBLE, F(steal_pct), 0, 2, 7, 0, 1 },
-	{ "idle_us", "IDLEus", "us", "ceded (idle) wait: waiting_to_ready",
+	{ "idle_us", "IDLEus", "us", "ceded (idle) wait within the interval: waiting_to_ready",
 	  DTL_COL_DOUBLE, F(idle_us), 0, 1, 11, 4, 1 },
 	{ "lat_p50_us", "P50us", "us", "median dispatch latency (enqueue_to_dispatch)",
 	  DTL_COL_DOUBLE, F(lat_p50_us), 0, 2, 8, 1, 1 },
@@ -44,8 +45,14 @@ static const struct dtl_col fixed[] = {
 	  DTL_COL_U64, F(migrations), 0, 0, 6, 3, 1 },
 	{ "faults", "FAULT", "count", "page-fault preempts (virtual memory, migration/hibernation)",
 	  DTL_COL_U64, F(faults), 0, 0, 6, 3, 1 },
-	{ "lost", "LOST", "count", "entries lost to DTL ring overflow, as far as the source can tell",
-	  DTL_COL_U64, F(lost), 0, 0, 6, 0, 1 },
+	{ "lost", "LOST", "count", "entries lost to ring overflow (TUI: \"gap\" or N+ when gaps add an "
+	  "unknown number)", DTL_COL_LOST, F(lost), 0, 0, 6, 0, 1 },
+	{ "idle_pct", "", "%", "idle_us as a share of the interval (all: of every vCPU's)",
+	  DTL_COL_DOUBLE, F(idle_pct), 0, 2, 7, 99, 1 },
+	{ "gaps", "", "count", "flagged perf AUX records (TRUNCATED, PARTIAL, COLLISION): entries lost, "
+	  "count unknown", DTL_COL_U64, F(gaps), 0, 0, 6, 99, 1 },
+	{ "mask", "", "hex", "DTL event mask traced throughout the interval (0x7 all; less: partial)",
+	  DTL_COL_MASK, 0, 0, 0, 4, 99, 1 },
 };
 
 /* Short TUI headings for the reason columns worth a glance. */
@@ -130,7 +137,16 @@ int dtl_cols__find(const char *name)
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(c[i].name, name) == 0)
 			return (int)i;
+	/* The headings on screen work too, in any case: -s STEAL% as -s steal_pct. */
+	for (size_t i = 0; i < n; i++)
+		if (c[i].head[0] && strcasecmp(c[i].head, name) == 0)
+			return (int)i;
 	return -1;
+}
+
+const char *dtl_row__label(const struct dtl_row *r)
+{
+	return r->cpu == DTL_ROW_ALL ? "all" : r->cpu == DTL_ROW_SELECTED ? "selected" : NULL;
 }
 
 double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
@@ -145,7 +161,10 @@ double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 		return r->interval_s;
 	case DTL_COL_CPU:
 		return r->cpu;
+	case DTL_COL_MASK:
+		return r->mask;
 	case DTL_COL_U64:
+	case DTL_COL_LOST:
 		return (double)*(const uint64_t *)(const void *)(base + c->off);
 	case DTL_COL_DOUBLE:
 		return *(const double *)(const void *)(base + c->off);
@@ -169,12 +188,16 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 		snprintf(buf, len, "%s", timestamp);
 		break;
 	case DTL_COL_CPU:
-		if (r->cpu == DTL_ROW_ALL)
-			snprintf(buf, len, "all");
+		if (dtl_row__label(r))
+			snprintf(buf, len, "%s", dtl_row__label(r));
 		else
 			snprintf(buf, len, "%d", r->cpu);
 		break;
+	case DTL_COL_MASK:
+		snprintf(buf, len, "0x%x", r->mask);
+		break;
 	case DTL_COL_U64:
+	case DTL_COL_LOST:
 	case DTL_COL_PREEMPT:
 	case DTL_COL_DISPATCH:
 		snprintf(buf, len, "%.0f", dtl_col__value(c, r));
@@ -189,8 +212,14 @@ void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, 
 {
 	int prec = c->kind == DTL_COL_DOUBLE ? (c->scale != 1 ? 1 : c->prec > 1 ? 1 : c->prec) : 0;
 
-	if (c->kind == DTL_COL_CPU && r->cpu == DTL_ROW_ALL)
-		snprintf(buf, len, "%*s", c->width, "all");
+	if (c->kind == DTL_COL_CPU && dtl_row__label(r))
+		snprintf(buf, len, "%*s", c->width, dtl_row__label(r));
+	else if (c->kind == DTL_COL_MASK)
+		snprintf(buf, len, "%*s", c->width, "");
+	else if (c->kind == DTL_COL_LOST && r->gaps && !r->lost)
+		snprintf(buf, len, "%*s", c->width, "gap");	/* lost, count unknown */
+	else if (c->kind == DTL_COL_LOST && r->gaps)
+		snprintf(buf, len, "%*llu+", c->width - 1, (unsigned long long)r->lost);
 	else
 		snprintf(buf, len, "%*.*f", c->width, prec, dtl_col__value(c, r) * c->scale);
 }

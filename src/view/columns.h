@@ -19,6 +19,8 @@ enum dtl_col_kind {
 	DTL_COL_DOUBLE,		/* a double field of struct dtl_row */
 	DTL_COL_PREEMPT,	/* sum of preempt[] over codes */
 	DTL_COL_DISPATCH,	/* sum of dispatch[] over codes */
+	DTL_COL_LOST,		/* lost, marked on screen when gaps add an unknown count */
+	DTL_COL_MASK,		/* the row's event mask, CSV only */
 };
 
 struct dtl_col {
@@ -36,8 +38,10 @@ struct dtl_col {
 };
 
 const struct dtl_col *dtl_cols(size_t *n);
-/* Index of a column by CSV name, or -1. */
+/* Index of a column by CSV name, or by its heading in any case; -1 if none. */
 int dtl_cols__find(const char *name);
+/* "all" or "selected" for the aggregate row, NULL for a CPU's. */
+const char *dtl_row__label(const struct dtl_row *r);
 
 double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r);
 /* The CSV form of one cell; timestamp is only used by DTL_COL_TIMESTAMP. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "columns.h"
+#include "../capture/dtl.h"
 
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
 		    uint64_t ts_ns)
@@ -30,7 +31,11 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 		if (dtl_stats__row(s, (int)cpu, span, &t->rows[t->n]) == 0)
 			t->n++;
 	t->ts_ns = ts_ns;
-	return dtl_stats__row(s, DTL_ROW_ALL, span, &t->all);
+	if (dtl_stats__row(s, DTL_ROW_ALL, span, &t->all))
+		return -1;
+	if (t->selected)
+		t->all.cpu = DTL_ROW_SELECTED;
+	return 0;
 }
 
 static const struct dtl_col *sort_col;
@@ -120,16 +125,23 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char ts[40];
+	char ts[40], partial[64];
 	bool first = true;
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
 	fprintf(f, "%s  interval %.3fs  %s\n", ts, t->all.interval_s, title);
-	fprintf(f, "all: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.2f%%  "
-		"latency p50 %.2fus p99 %.2fus max %.2fus  lost %llu\n",
-		(unsigned long long)t->all.dispatches, t->all.dispatch_per_s,
-		t->all.preempt_ratio * 100, t->all.steal_pct, t->all.lat_p50_us,
-		t->all.lat_p99_us, t->all.lat_max_us, (unsigned long long)t->all.lost);
+	fprintf(f, "%s: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.2f%%  "
+		"latency p50 %.2fus p99 %.2fus max %.2fus  lost %llu%s",
+		dtl_row__label(&t->all), (unsigned long long)t->all.dispatches,
+		t->all.dispatch_per_s, t->all.preempt_ratio * 100, t->all.steal_pct,
+		t->all.lat_p50_us, t->all.lat_p99_us, t->all.lat_max_us,
+		(unsigned long long)t->all.lost, t->all.gaps ? "+" : "");
+	if (t->all.gaps)
+		fprintf(f, "  gaps %llu (entries lost, count unknown)",
+			(unsigned long long)t->all.gaps);
+	if (dtl_mask__partial(t->all.mask, partial, sizeof(partial)))
+		fprintf(f, "  %s", partial);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;

@@ -15,6 +15,7 @@ struct dtl_table {
 	size_t n, cap;
 	struct dtl_row all;
 	uint64_t ts_ns;		/* end of the interval, since the epoch */
+	bool selected;		/* a CPU filter is on: the aggregate is not the partition */
 };
 
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,

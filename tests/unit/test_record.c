@@ -2,6 +2,8 @@
 #include "t.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "capture/dtl.h"
@@ -33,6 +35,7 @@ static void meta(struct dtl_rec_meta *m)
 	snprintf(m->source, sizeof(m->source), "sim");
 	m->tb_freq = 512000000;
 	m->start_ns = 1735689600000000000ull;
+	m->start_tb = 4242;
 	m->interval_s = 0.5;
 	m->mask = 5;
 	m->nr_cpus = 8;
@@ -63,8 +66,11 @@ static size_t write_sample(const char *root)
 		if (t == 1) {
 			CHECK_EQ(dtl_rec_writer__mask(w, 2), 0);
 			CHECK_EQ(dtl_rec_writer__cpu(w, 3, false), 0);
+			CHECK_EQ(dtl_rec_writer__gaps(w, 6, 4), 0);
+			CHECK_EQ(dtl_rec_writer__gaps(w, 6, 0), 0);	/* nothing written */
 		}
-		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + (uint64_t)(t + 1) * 500000000ull, 0.5), 0);
+		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + (uint64_t)(t + 1) * 500000000ull, 0.5,
+					      7000 * (uint64_t)(t + 1)), 0);
 	}
 	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
 	f = fopen(path, "rb");
@@ -82,7 +88,7 @@ TEST(recording_reads_back_every_record_exactly)
 	struct dtl_rec_reader *r;
 	uint8_t want[48 * 40];
 	char err[512];
-	int entries_recs = 0, ticks = 0, lost = 0, bad = 0, masks = 0, cpus = 0;
+	int entries_recs = 0, ticks = 0, lost = 0, bad = 0, masks = 0, cpus = 0, gaps = 0;
 	FILE *f;
 
 	write_sample(root);
@@ -116,9 +122,15 @@ TEST(recording_reads_back_every_record_exactly)
 			ticks++;
 			CHECK(ev.ts_ns == m.start_ns + (uint64_t)ticks * 500000000ull);
 			CHECK_NEAR(ev.interval_s, 0.5, 1e-12);
+			CHECK_EQ(ev.end_tb, 7000 * ticks);
 			break;
+		case DTL_REC_GAP: CHECK_EQ(ev.value, 4); CHECK_EQ(ev.cpu, 6); gaps++; break;
+		case DTL_REC_END: T_FAIL("the end marker reached the caller"); break;
 		}
 	}
+	CHECK_EQ(gaps, 1);
+	CHECK(dtl_rec_reader__complete(r));
+	CHECK_EQ(m.start_tb, 4242);
 	CHECK_EQ(entries_recs, 6);
 	CHECK_EQ(ticks, 3);
 	CHECK_EQ(lost, 3);
@@ -233,7 +245,7 @@ TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 	memcpy(copy, buf, len);
 	copy[8] = 2;
 	CHECK_EQ(read_damaged(copy, len, &ticks, err, sizeof(err), &warning), -1);
-	CHECK_CONTAINS(err, "format 2.0");
+	CHECK_CONTAINS(err, "format 2.");
 	/* A flipped byte in the second data chunk's payload. */
 	memcpy(&meta_len, buf + 16 + 8, 4);
 	{
@@ -269,4 +281,94 @@ TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 	free(buf);
 	free(copy);
 	fakeroot_free(root);
+}
+
+/* Write a header-only recording of m to a memory file and try to open it. */
+static struct dtl_rec_reader *reopen(const struct dtl_rec_meta *m, struct dtl_rec_meta *got,
+				     FILE **f, char *err, size_t errlen)
+{
+	int fd = memfd_create("rec", 0);
+	struct dtl_rec_writer *w = dtl_rec_writer__open_fd(fd, "mem.dtl", m, err, errlen);
+
+	CHECK(w != NULL);
+	CHECK_EQ(dtl_rec_writer__close(w, err, errlen), 0);
+	lseek(fd, 0, SEEK_SET);
+	*f = fdopen(fd, "rb");
+	return dtl_rec_reader__open(*f, "mem.dtl", got, err, errlen);
+}
+
+TEST(recording_header_keeps_8192_cpus_whole)
+{
+	struct dtl_rec_meta m, got;
+	struct dtl_rec_reader *r;
+	char err[512];
+	FILE *f;
+
+	meta(&m);
+	/* every other CPU: the longest list there is, once as single numbers */
+	dtl_cpuset__clear(&m.cpus);
+	for (unsigned int c = 0; c < DTL_MAX_CPUS; c += 2)
+		dtl_cpuset__set(&m.cpus, c);
+	m.nr_cpus = DTL_MAX_CPUS;
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r != NULL);
+	CHECK_EQ(dtl_cpuset__count(&got.cpus), DTL_MAX_CPUS / 2);
+	CHECK(dtl_cpuset__has(&got.cpus, 8190) && !dtl_cpuset__has(&got.cpus, 8191));
+	dtl_rec_reader__close(r);
+	fclose(f);
+	dtl_cpuset__fill(&m.cpus, DTL_MAX_CPUS);
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r != NULL);
+	CHECK_EQ(dtl_cpuset__count(&got.cpus), DTL_MAX_CPUS);
+	dtl_rec_reader__close(r);
+	fclose(f);
+}
+
+TEST(recording_header_without_cpus_or_with_a_wild_timebase_is_refused)
+{
+	struct dtl_rec_meta m, got;
+	struct dtl_rec_reader *r;
+	char err[512];
+	FILE *f;
+
+	meta(&m);
+	m.nr_cpus = 0;
+	dtl_cpuset__clear(&m.cpus);
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r == NULL);
+	CHECK_CONTAINS(err, "mem.dtl: offset 16: the header names no CPU");
+	fclose(f);
+	meta(&m);
+	m.tb_freq = 1;
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r == NULL);
+	CHECK_CONTAINS(err, "timebase 1 Hz");
+	fclose(f);
+	m.tb_freq = 200000000000ull;
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r == NULL);
+	fclose(f);
+	m.tb_freq = 1000000;	/* the lowest that is a timebase */
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r != NULL);
+	dtl_rec_reader__close(r);
+	fclose(f);
+}
+
+TEST(recording_text_reaches_no_terminal_raw)
+{
+	struct dtl_rec_meta m, got;
+	struct dtl_rec_reader *r;
+	char err[512];
+	FILE *f;
+
+	meta(&m);
+	snprintf(m.host, sizeof(m.host), "evil\033]0;pwned\007\033[2J");
+	snprintf(m.detail, sizeof(m.detail), "x\033[31my");
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r != NULL);
+	CHECK_STR(got.host, "evil?]0;pwned??[2J");
+	CHECK_STR(got.detail, "x?[31my");
+	dtl_rec_reader__close(r);
+	fclose(f);
 }

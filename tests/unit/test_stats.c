@@ -223,3 +223,115 @@ TEST(stats_zero_timebase_frequency_falls_back_to_512mhz)
 	CHECK_NEAR(row.steal_us, 1.0, 1e-9);
 	dtl_stats__delete(s);
 }
+
+/*
+ * Waits are split at interval edges by the entry's timebase (1 tick = 1 us):
+ * a wait ends at its entry, steal last, idle before it.
+ */
+TEST(stats_split_waits_at_the_interval_start)
+{
+	struct dtl_stats *s = two_cpus();
+	struct dtl_rec r1 = rec(1500, 3, 2, 1, 300, 100, 400);	/* idle 700-1100, steal 1100-1500 */
+	struct dtl_rec r2 = rec(2900, 3, 4, 1, 1200, 0, 0);	/* steal 1700-2900 */
+	struct dtl_row row;
+
+	dtl_stats__start_at(s, 1000);
+	dtl_stats__add(s, 0, &r1);
+	dtl_stats__end_at(s, 2000);
+	dtl_stats__end_interval(s, 0.001);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 400, 1e-9);
+	CHECK_NEAR(row.steal_pct, 40, 1e-9);
+	CHECK_NEAR(row.idle_us, 100, 1e-9);	/* 300 us of it were before the start */
+	CHECK_NEAR(row.idle_pct, 10, 1e-9);
+	dtl_stats__add(s, 0, &r2);
+	dtl_stats__end_at(s, 3000);
+	dtl_stats__end_interval(s, 0.001);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 900, 1e-9);	/* 300 us fell in the first interval */
+	CHECK_NEAR(row.steal_pct, 90, 1e-9);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 1600, 1e-9);	/* exact: every wait since the start */
+	CHECK_NEAR(row.idle_us, 100, 1e-9);
+	CHECK_NEAR(row.steal_pct, 80, 1e-9);
+	/* the partition: both CPUs' time, CPU 1 had none */
+	CHECK_EQ(dtl_stats__row(s, DTL_ROW_ALL, DTL_SPAN_TOTAL, &row), 0);
+	CHECK_NEAR(row.steal_pct, 40, 1e-9);
+	dtl_stats__delete(s);
+}
+
+/* An entry read after the interval's end moves the end to it; the next window starts there. */
+TEST(stats_window_follows_late_entries_and_never_exceeds_100)
+{
+	struct dtl_stats *s = two_cpus();
+	struct dtl_rec late = rec(2500, 3, 4, 1, 1400, 0, 0);	/* steal 1100-2500 */
+	struct dtl_rec next = rec(3000, 3, 4, 1, 400, 0, 0);	/* steal 2600-3000 */
+	struct dtl_row row;
+
+	dtl_stats__start_at(s, 1000);
+	dtl_stats__add(s, 0, &late);
+	dtl_stats__end_at(s, 2000);
+	dtl_stats__end_interval(s, 0.001);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 1400, 1e-9);
+	CHECK_NEAR(row.steal_pct, 100.0 * 1400 / 1500, 1e-9);	/* window 1000-2500 */
+	dtl_stats__add(s, 0, &next);
+	dtl_stats__end_at(s, 3500);
+	dtl_stats__end_interval(s, 0.001);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 400, 1e-9);
+	CHECK_NEAR(row.steal_pct, 40, 1e-9);	/* window 2500-3500 */
+	dtl_stats__delete(s);
+}
+
+/* Without a clock the first interval cannot know its start: what does not fit is dropped. */
+TEST(stats_without_a_clock_clip_the_first_interval_to_its_length)
+{
+	struct dtl_stats *s = two_cpus();
+	struct dtl_rec r = rec(5000000, 3, 4, 1, 3000000, 0, 0);	/* a 3 s wait */
+	struct dtl_rec r2 = rec(5500000, 3, 4, 1, 200000, 0, 0);	/* 5.3-5.5 s */
+	struct dtl_row row;
+
+	dtl_stats__add(s, 0, &r);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_pct, 100, 1e-9);
+	/* later intervals start where the last ended (its latest entry) and split exactly */
+	dtl_stats__add(s, 0, &r2);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_NEAR(row.steal_us, 200000, 1e-9);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &row), 0);
+	CHECK(row.steal_pct <= 100);
+	dtl_stats__delete(s);
+}
+
+/* The mask in force throughout an interval: a change mid-way leaves the narrower. */
+TEST(stats_rows_carry_the_mask_and_gaps)
+{
+	struct dtl_stats *s = two_cpus();
+	struct dtl_row row;
+
+	dtl_stats__set_mask(s, DTL_MASK_ALL);
+	dtl_stats__add_gaps(s, 1, 2);
+	dtl_stats__add_gaps(s, 1, 3);
+	dtl_stats__set_mask(s, DTL_MASK_PREEMPT | DTL_MASK_FAULT);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 1, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_EQ(row.mask, DTL_MASK_PREEMPT | DTL_MASK_FAULT);
+	CHECK_EQ(row.gaps, 5);
+	CHECK_EQ(dtl_stats__row(s, DTL_ROW_ALL, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_EQ(row.gaps, 5);
+	dtl_stats__set_mask(s, DTL_MASK_ALL);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 1, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_EQ(row.mask, DTL_MASK_PREEMPT | DTL_MASK_FAULT);	/* began under the old mask */
+	CHECK_EQ(row.gaps, 0);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 1, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_EQ(row.mask, DTL_MASK_ALL);
+	CHECK_EQ(dtl_stats__row(s, 1, DTL_SPAN_TOTAL, &row), 0);
+	CHECK_EQ(row.mask, DTL_MASK_PREEMPT | DTL_MASK_FAULT);	/* since start: not all traced */
+	CHECK_EQ(row.gaps, 5);
+	dtl_stats__delete(s);
+}
