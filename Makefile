@@ -71,9 +71,9 @@ build/kharness-san: $(KDEPS)
 	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel/include -c -o build/vpa-dtl-san.o kernel/vpa-dtl.c
 	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel -Isrc -o $@ build/vpa-dtl-san.o $(KHARNESS)
 
-build/bench: $(CORE) $(TUI) bench/bench.c $(HDRS)
+build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -o $@ $(CORE) $(TUI) bench/bench.c $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
 FUZZERS := entries aux recording perfdata cpulist sysfiles simparams
 FUZZ_SECONDS ?= 30

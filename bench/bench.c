@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,7 @@
 #include "stats/stats.h"
 #include "tui/tui.h"
 #include "view/table.h"
+#include "perfdata_gen.h"
 
 static double cpu_s(void)
 {
@@ -398,6 +400,62 @@ static long rss_kb(char *const argv[])
 	return ru.ru_maxrss;
 }
 
+/*
+ * A perf.data of about mb MiB as perf record writes it: 64 CPUs, each a
+ * boottb header then AUX chunks of 1000 entries, round robin. Made in a
+ * child so that this process stays small for the RSS figures.
+ */
+static void make_perfdata(const char *path, unsigned int mb)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct pd_gen *g = pd_gen__new();
+		uint8_t *chunk = malloc(1000 * 48), *buf;
+		uint64_t pos[64] = { 0 }, tb = 1000000;
+		size_t len, rounds = (size_t)mb * 1048576 / (64 * 1000 * 48) + 1;
+		FILE *f;
+
+		pd_gen__auxtrace_info(g, 7);
+		for (unsigned int c = 0; c < 64; c++) {
+			pd_gen__boottb(chunk, 1000, 512000000);
+			pd_gen__auxtrace(g, c, 0, chunk, 48);
+			pos[c] = 48;
+		}
+		for (size_t r = 0; r < rounds; r++)
+			for (unsigned int c = 0; c < 64; c++) {
+				for (unsigned int i = 0; i < 1000; i++) {
+					struct dtl_rec e = { 0 };
+
+					e.timebase = tb + (r * 1000 + i) * 51200 + c;
+					e.preempt_reason = (uint8_t)(i % 5);
+					e.enqueue_to_dispatch = 500 + i;
+					e.processor_id = (uint16_t)(c + i % 3);
+					dtl_rec__encode(&e, chunk + i * 48);
+				}
+				pd_gen__auxtrace(g, c, pos[c], chunk, 1000 * 48);
+				pos[c] += 1000 * 48;
+			}
+		buf = pd_gen__finish(g, 0, &len);
+		f = fopen(path, "wb");
+		_exit(!f || fwrite(buf, 1, len, f) != len || fclose(f));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bench: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+static long file_mb(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (long)(st.st_size >> 20);
+}
+
 int main(int argc, char **argv)
 {
 	const char *bin = argc > 1 ? argv[1] : "./dtltop";
@@ -411,6 +469,26 @@ int main(int argc, char **argv)
 	 */
 	kb_small = rss_kb(small);
 	kb_big = rss_kb(big);
+	{
+		char big_pd[] = "/tmp/dtltop-bench-big.perf.data", small_pd[] = "/tmp/dtltop-bench-small.perf.data";
+		char *imp_big[] = { (char *)bin, "-r", big_pd, "-b", "--format", "csv", "-o", "/dev/null", NULL };
+		char *imp_small[] = { (char *)bin, "-r", small_pd, "-b", "--format", "csv", "-o", "/dev/null",
+				      NULL };
+		long kb_pd_big, kb_pd_small;
+
+		make_perfdata(big_pd, 200);
+		make_perfdata(small_pd, 6);
+		kb_pd_big = rss_kb(imp_big);
+		kb_pd_small = rss_kb(imp_small);
+		printf("peak RSS, dtltop -r FILE.perf.data -b --format csv -o /dev/null (streaming import):\n");
+		printf("  %4ld MB file  %8.1f MiB  (target < 64 MiB whatever the size)\n", file_mb(big_pd),
+		       kb_pd_big / 1024.0);
+		printf("  %4ld MB file  %8.1f MiB\n", file_mb(small_pd), kb_pd_small / 1024.0);
+		printf("  ratio         %8.2fx for %.0fx the bytes\n", (double)kb_pd_big / (double)kb_pd_small,
+		       (double)file_mb(big_pd) / (double)(file_mb(small_pd) ? file_mb(small_pd) : 1));
+		unlink(big_pd);
+		unlink(small_pd);
+	}
 	printf("peak RSS, dtltop --sim=vcpus=N -b -n 5 (wall clock, 5 s each):\n");
 	printf("  vcpus=1920    %8.1f MiB  (target <= 32 MiB)\n", kb_big / 1024.0);
 	printf("  vcpus=16      %8.1f MiB\n", kb_small / 1024.0);

@@ -3,35 +3,99 @@
  * turned into a dtltop recording so that it replays like one.
  *
  * Layout per tools/perf/Documentation/perf.data-file-format.txt: the
- * PERFILE2 header points at the data section, a stream of records; the
- * vpa_dtl AUX stream arrives in PERF_RECORD_AUXTRACE records (the AUX bytes
- * follow each record, outside its size), one CPU at a time. Each chunk is
+ * PERFILE2 header points at the attributes and the data section, a stream
+ * of records; the vpa_dtl AUX stream arrives in PERF_RECORD_AUXTRACE
+ * records (the AUX bytes follow each record, outside its size), one CPU at a
+ * time, and PERF_RECORD_AUX records say where the kernel left a gap.
+ *
+ * The trick that keeps memory flat whatever the file's size: two passes.
+ * The first reads records only and keeps an index (where each CPU's AUX
+ * chunks lie, where its gaps are); the second walks every CPU's chunks side
+ * by side through a small window each, cutting intervals by the entries'
+ * own timebase, as a perf.data has no interval boundaries. Each chunk is
  * parsed as perf's own decoder does, whole 48-byte records from its start,
  * except that the 6.18 driver's junk fragment at a wrap is recognised and
- * skipped (and counted) instead of shifting every record after it. A perf.data has no interval boundaries, so intervals are cut by
- * the entries' own timebase.
+ * skipped (and counted) instead of shifting every record after it.
  */
 #include "perfdata.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
+#include <sys/types.h>
 
 #include "dtl.h"
 
 #define PERF_MAGIC 0x32454c4946524550ull	/* "PERFILE2" */
+#define REC_LOST 2
+#define REC_AUX 11
+#define REC_LOST_SAMPLES 13
+#define REC_HEADER_ATTR 64
 #define REC_AUXTRACE_INFO 70
 #define REC_AUXTRACE 71
 #define AUXTRACE_VPA_DTL 7
+#define AUX_TRUNCATED 0x1
+#define AUX_PARTIAL 0x4
+#define AUX_COLLISION 0x8
+#define PERF_TYPE_MAX 6		/* types past the fixed ones are dynamic PMUs, like vpa_dtl */
+/* sample_type bits that make up a record's sample_id trailer, in its order */
+#define S_TID (1u << 1)
+#define S_TIME (1u << 2)
+#define S_ID (1u << 6)
+#define S_CPU (1u << 7)
+#define S_STREAM_ID (1u << 9)
+#define S_IDENTIFIER (1u << 16)
+#define WINDOW 4096		/* bytes of a CPU's AUX stream in memory at once */
+#define BATCH 256		/* entries handed to the writer at once */
+#define MAX_IDS 65536
+
+struct chunk {
+	uint64_t off;		/* of its bytes in the file */
+	uint64_t len;
+	uint64_t aux_pos;	/* of its first byte in the CPU's AUX stream */
+};
 
 struct stream {
-	uint8_t *e;		/* entries, 48 bytes each */
-	size_t n, cap;
-	uint64_t junk;		/* fragments that were not whole records */
-	uint64_t bad;		/* timebase-0 records after the first */
-	bool started;
+	struct chunk *ch;
+	size_t nch, chcap;
+	uint64_t *gap;		/* AUX positions of flagged AUX records, as they came */
+	size_t ngap, gapcap, gi;
+	/* the cursor of pass two */
+	size_t ci;
+	uint64_t coff;		/* into chunk ci */
+	uint8_t win[WINDOW];
+	uint64_t wbase;		/* chunk offset of win[0] */
+	size_t wlen;
+	size_t wchunk;		/* chunk the window holds */
+	bool wvalid;
+	bool started, have_next;
+	uint8_t next[DTL_ENTRY_SIZE];
+	uint64_t next_pos;
+	uint64_t junk, bad, reported;
+};
+
+struct pd {
+	FILE *f;
+	const char *name;
+	char *err;
+	size_t errlen;
+	uint64_t len;			/* of the file */
+	bool pipe;
+	uint64_t data, end;		/* the data section */
+	uint64_t sample_type;
+	bool sample_id_all;
+	uint64_t ids[MAX_IDS];		/* ids of the vpa_dtl attributes */
+	size_t nids;
+	bool have_attr;
+	unsigned int mask;		/* the vpa_dtl event's, 0 unknown */
+	struct stream *s[DTL_MAX_CPUS];
+	uint64_t chunks, aux_records, truncated, partial, collision, lost_records;
+	uint64_t boot_tb, tb_freq;
+	bool info;
+	uint8_t rec[65536 + 8];		/* one record of pass one */
+	char read_err[256];
 };
 
 static uint64_t le64(const uint8_t *p)
@@ -48,6 +112,205 @@ static uint32_t le32(const uint8_t *p)
 
 	memcpy(&v, p, 4);
 	return v;
+}
+
+/* len bytes at off, or -1 (cut short, or an I/O error named in read_err). */
+static int read_at(struct pd *pd, uint64_t off, void *buf, size_t len)
+{
+	if (off > pd->len || len > pd->len - off || fseeko(pd->f, (off_t)off, SEEK_SET)) {
+		snprintf(pd->read_err, sizeof(pd->read_err), "cut short");
+		return -1;
+	}
+	if (fread(buf, 1, len, pd->f) != len) {
+		snprintf(pd->read_err, sizeof(pd->read_err), "%s",
+			 ferror(pd->f) ? strerror(errno) : "cut short");
+		return -1;
+	}
+	return 0;
+}
+
+static struct stream *stream_of(struct pd *pd, uint32_t cpu)
+{
+	if (cpu >= DTL_MAX_CPUS)
+		return NULL;
+	if (!pd->s[cpu])
+		pd->s[cpu] = calloc(1, sizeof(struct stream));
+	return pd->s[cpu];
+}
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+	size_t c = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return 0;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static bool dtl_id(const struct pd *pd, uint64_t id)
+{
+	for (size_t i = 0; i < pd->nids; i++)
+		if (pd->ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * An attribute (perf_event_attr: type u32 at 0, sample_type u64 at 24,
+ * flags u64 at 40 with sample_id_all as bit 18) and its ids.
+ */
+static void attr(struct pd *pd, const uint8_t *a, const uint8_t *ids, size_t nids)
+{
+	if (!pd->have_attr) {
+		pd->sample_type = le64(a + 24);
+		pd->sample_id_all = (le64(a + 40) >> 18) & 1;
+		pd->have_attr = true;
+	}
+	if (le32(a) < PERF_TYPE_MAX)
+		return;
+	/* vpa_dtl's config is the event mask: dtl_cede is 0x1, dtl_all 0x7 */
+	if (le64(a + 8) & DTL_MASK_ALL)
+		pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL;
+	for (size_t i = 0; i < nids && pd->nids < MAX_IDS; i++)
+		pd->ids[pd->nids++] = le64(ids + i * 8);
+}
+
+/*
+ * The CPU (and the id) of a non-sample record from its sample_id trailer,
+ * which sits at the record's end. False when the file does not say.
+ */
+static bool trailer(const struct pd *pd, const uint8_t *r, size_t size, size_t body,
+		    uint32_t *cpu, uint64_t *id, bool *have_id)
+{
+	static const uint64_t order[] = { S_TID, S_TIME, S_ID, S_STREAM_ID, S_CPU, S_IDENTIFIER };
+	size_t n = 0, at = 0, cpu_at = 0, id_at = 0;
+
+	*have_id = false;
+	if (!pd->have_attr || !pd->sample_id_all || !(pd->sample_type & S_CPU))
+		return false;
+	for (size_t i = 0; i < 6; i++)
+		n += (pd->sample_type & order[i]) != 0;
+	if (size < body + n * 8)
+		return false;
+	for (size_t i = 0; i < 6; i++) {
+		if (!(pd->sample_type & order[i]))
+			continue;
+		if (order[i] == S_CPU)
+			cpu_at = at;
+		if (order[i] == S_ID || order[i] == S_IDENTIFIER)
+			id_at = at;
+		at += 8;
+	}
+	r += size - n * 8;
+	*cpu = le32(r + cpu_at);
+	if (pd->sample_type & (S_ID | S_IDENTIFIER)) {
+		*id = le64(r + id_at);
+		*have_id = true;
+	}
+	return true;
+}
+
+/* A gap at AUX position pos of cpu (UINT64_MAX: somewhere after what came). */
+static int add_gap(struct pd *pd, uint32_t cpu, uint64_t pos)
+{
+	struct stream *s = stream_of(pd, cpu);
+
+	if (!s || grow((void **)&s->gap, &s->gapcap, s->ngap, sizeof(*s->gap)))
+		return cpu < DTL_MAX_CPUS ? -1 : 0;
+	s->gap[s->ngap++] = pos;
+	return 0;
+}
+
+/* Pass one: the records, for the index. 0, 1 (damage after data: warn), -1. */
+static int index_records(struct pd *pd, char *warn, size_t warnlen)
+{
+	uint64_t off = pd->data;
+
+	while (pd->end - off >= 8) {
+		uint8_t *r = pd->rec;
+		uint32_t type, cpu;
+		uint16_t size;
+		uint64_t id;
+		bool have_id;
+
+		if (read_at(pd, off, r, 8))
+			break;
+		type = le32(r);
+		memcpy(&size, r + 6, 2);
+		if (size < 8 || size > pd->end - off || read_at(pd, off + 8, r + 8, size - 8u)) {
+			snprintf(pd->err, pd->errlen, "%s: offset %" PRIu64 ": record of %u bytes does "
+				 "not fit", pd->name, off, size);
+			if (!pd->chunks)
+				return -1;
+			snprintf(warn, warnlen, "%s; replayed what came before", pd->err);
+			return 1;
+		}
+		if (type == REC_HEADER_ATTR && size >= 8 + 8) {
+			uint32_t asz = le32(r + 8 + 4);
+
+			if (asz >= 48 && asz <= size - 8u)
+				attr(pd, r + 8, r + 8 + asz, (size - 8u - asz) / 8);
+		} else if (type == REC_AUXTRACE_INFO && size >= 16) {
+			if (le32(r + 8) != AUXTRACE_VPA_DTL) {
+				snprintf(pd->err, pd->errlen, "%s: offset %" PRIu64 ": AUX data of "
+					 "another PMU (auxtrace type %u), not vpa_dtl", pd->name, off,
+					 le32(r + 8));
+				return -1;
+			}
+			pd->info = true;
+		} else if (type == REC_AUXTRACE && size >= 48) {
+			uint64_t dlen = le64(r + 8);
+			struct stream *s;
+
+			if (dlen > pd->end - off - size) {
+				snprintf(pd->err, pd->errlen, "%s: offset %" PRIu64 ": AUX chunk of %"
+					 PRIu64 " bytes runs past the data section", pd->name, off, dlen);
+				if (!pd->chunks)
+					return -1;
+				snprintf(warn, warnlen, "%s; replayed what came before", pd->err);
+				return 1;
+			}
+			s = stream_of(pd, le32(r + 40));
+			if (s) {
+				if (grow((void **)&s->ch, &s->chcap, s->nch, sizeof(*s->ch)))
+					goto oom;
+				s->ch[s->nch++] = (struct chunk){ off + size, dlen, le64(r + 16) };
+				pd->chunks++;
+			} else if (le32(r + 40) < DTL_MAX_CPUS) {
+				goto oom;
+			}
+			off += dlen;
+		} else if (type == REC_AUX && size >= 32) {
+			uint64_t flags = le64(r + 24);
+
+			pd->aux_records++;
+			pd->truncated += (flags & AUX_TRUNCATED) != 0;
+			pd->partial += (flags & AUX_PARTIAL) != 0;
+			pd->collision += (flags & AUX_COLLISION) != 0;
+			if ((flags & (AUX_TRUNCATED | AUX_PARTIAL | AUX_COLLISION)) &&
+			    trailer(pd, r, size, 32, &cpu, &id, &have_id) && add_gap(pd, cpu, le64(r + 8)))
+				goto oom;
+		} else if ((type == REC_LOST && size >= 24) || (type == REC_LOST_SAMPLES && size >= 16)) {
+			/* Lost records of the vpa_dtl event may have held AUX records. */
+			if (trailer(pd, r, size, type == REC_LOST ? 24 : 16, &cpu, &id, &have_id) &&
+			    (!have_id || dtl_id(pd, id))) {
+				pd->lost_records++;
+				if (add_gap(pd, cpu, UINT64_MAX))
+					goto oom;
+			}
+		}
+		off += size;
+	}
+	return 0;
+oom:
+	snprintf(pd->err, pd->errlen, "%s: out of memory", pd->name);
+	return -1;
 }
 
 /*
@@ -68,36 +331,58 @@ static size_t wrap_junk(const uint8_t *d, size_t left, uint64_t pos)
 	return 0;
 }
 
-static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t aux_pos,
-		     uint64_t *boot_tb, uint64_t *tb_freq)
+/* n bytes of the current chunk at the cursor (n no more than what is left of it). */
+static const uint8_t *view(struct pd *pd, struct stream *s, size_t n)
 {
-	uint64_t whole = len / DTL_ENTRY_SIZE, i = 0;
+	const struct chunk *c = &s->ch[s->ci];
 
-	if (s->n + whole > s->cap) {
-		size_t cap = s->cap ? s->cap : 1024;
-		uint8_t *p;
+	if (!s->wvalid || s->wchunk != s->ci || s->coff < s->wbase ||
+	    s->coff + n > s->wbase + s->wlen) {
+		size_t want = c->len - s->coff < WINDOW ? (size_t)(c->len - s->coff) : WINDOW;
 
-		while (cap < s->n + whole)
-			cap *= 2;
-		p = realloc(s->e, cap * DTL_ENTRY_SIZE);
-		if (!p)
-			return -1;
-		s->e = p;
-		s->cap = cap;
+		if (read_at(pd, c->off + s->coff, s->win, want))
+			return NULL;
+		s->wbase = s->coff;
+		s->wlen = want;
+		s->wchunk = s->ci;
+		s->wvalid = true;
 	}
-	for (; len - i >= DTL_ENTRY_SIZE; i += DTL_ENTRY_SIZE) {
-		size_t skip = s->started ? wrap_junk(d + i, len - i, aux_pos + i) : 0;
+	return s->win + (s->coff - s->wbase);
+}
 
+/* The next entry of a CPU into s->next; false when its chunks are done (or unreadable). */
+static bool advance(struct pd *pd, struct stream *s)
+{
+	s->have_next = false;
+	while (s->ci < s->nch) {
+		const struct chunk *c = &s->ch[s->ci];
+		uint64_t left = c->len - s->coff;
+		const uint8_t *d;
+		size_t skip;
+
+		if (left < DTL_ENTRY_SIZE) {
+			s->junk += left != 0;	/* a tail shorter than a record */
+			s->ci++;
+			s->coff = 0;
+			continue;
+		}
+		d = view(pd, s, left < 112 ? (size_t)left : 112);
+		if (!d) {
+			s->ci = s->nch;		/* the file changed or failed under us */
+			s->bad++;
+			break;
+		}
+		skip = s->started ? wrap_junk(d, (size_t)(left < 64 ? left : 64), c->aux_pos + s->coff) : 0;
 		if (skip) {
 			s->junk++;
-			i += skip;
-			if (len - i < DTL_ENTRY_SIZE)
-				break;
+			s->coff += skip;
+			continue;
 		}
-		if (dtl__be64(d + i + 16) == 0) {
-			if (!s->started && !*tb_freq) {
-				*boot_tb = le64(d + i);
-				*tb_freq = le64(d + i + 8);
+		s->coff += DTL_ENTRY_SIZE;
+		if (dtl__be64(d + 16) == 0) {
+			if (!s->started && !pd->tb_freq) {
+				pd->boot_tb = le64(d);
+				pd->tb_freq = le64(d + 8);
 			} else if (s->started) {
 				s->bad++;
 			}
@@ -105,59 +390,50 @@ static int add_chunk(struct stream *s, const uint8_t *d, uint64_t len, uint64_t 
 			continue;
 		}
 		s->started = true;
-		memcpy(s->e + s->n++ * DTL_ENTRY_SIZE, d + i, DTL_ENTRY_SIZE);
+		memcpy(s->next, d, DTL_ENTRY_SIZE);
+		s->next_pos = c->aux_pos + s->coff - DTL_ENTRY_SIZE;
+		s->have_next = true;
+		return true;
 	}
-	if (i < len)
-		s->junk++;	/* a tail shorter than a record */
-	return 0;
+	return false;
 }
 
-/* Read the whole file: its size then bounds every length field in it. */
-static uint8_t *slurp(FILE *f, size_t *len)
+/* Gaps the cursor has passed (or all that are left when the stream is done). */
+static uint64_t passed_gaps(struct stream *s)
 {
-	size_t cap = 1 << 16;
-	uint8_t *buf = malloc(cap), *p;
+	uint64_t n = 0;
 
-	*len = 0;
-	rewind(f);
-	while (buf) {
-		*len += fread(buf + *len, 1, cap - *len, f);
-		if (*len < cap)
-			return ferror(f) ? (free(buf), NULL) : buf;
-		p = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-		if (!p)
-			free(buf);
-		buf = p;
-		cap *= 2;
+	while (s->gi < s->ngap && (!s->have_next || s->gap[s->gi] <= s->next_pos)) {
+		s->gi++;
+		n++;
 	}
-	return NULL;
+	return n;
 }
 
-/*
- * HEADER_HOSTNAME (feature bit 3): the adds_features bitmap at offset 72
- * says which features follow the data section, one 16-byte section header
- * each, in bit order; a string feature is a u32 length and the bytes.
- */
-static void hostname(const uint8_t *buf, size_t len, uint64_t feat, char *host, size_t hostlen)
+static void hostname(struct pd *pd, uint8_t *hdr, char *host, size_t hostlen)
 {
 	unsigned int k = 0;
+	uint8_t sec[16], *buf;
 	uint64_t off, size;
 	uint32_t n;
 
 	for (unsigned int bit = 0; bit < 3; bit++)
-		k += (buf[72 + bit / 8] >> (bit % 8)) & 1;
-	if (!((buf[72] >> 3) & 1) || feat > len || len - feat < (k + 1) * 16)
+		k += (hdr[72 + bit / 8] >> (bit % 8)) & 1;
+	if (!((hdr[72] >> 3) & 1) || read_at(pd, pd->end + k * 16, sec, 16))
 		return;
-	off = le64(buf + feat + k * 16);
-	size = le64(buf + feat + k * 16 + 8);
-	if (off > len || size > len - off || size < 5)
+	off = le64(sec);
+	size = le64(sec + 8);
+	if (size < 5 || size > 4096 || !(buf = malloc(size)))
 		return;
-	n = le32(buf + off);
-	if (n > size - 4)
-		n = (uint32_t)(size - 4);
-	snprintf(host, hostlen, "%.*s", (int)strnlen((const char *)buf + off + 4, n),
-		 (const char *)buf + off + 4);
-	dtl_sanitize(host);
+	if (!read_at(pd, off, buf, size)) {
+		n = le32(buf);
+		if (n > size - 4)
+			n = (uint32_t)(size - 4);
+		snprintf(host, hostlen, "%.*s", (int)strnlen((const char *)buf + 4, n),
+			 (const char *)buf + 4);
+		dtl_sanitize(host);
+	}
+	free(buf);
 }
 
 int dtl_perfdata__is(const uint8_t *head, size_t len)
@@ -165,190 +441,235 @@ int dtl_perfdata__is(const uint8_t *head, size_t len)
 	return len >= 8 && le64(head) == PERF_MAGIC;
 }
 
+/* The file header: the data section, and the attributes of a file-mode file. */
+static int header(struct pd *pd, uint8_t *hdr)
+{
+	if (read_at(pd, 0, hdr, 16) || le64(hdr) != PERF_MAGIC) {
+		snprintf(pd->err, pd->errlen, "%s: offset 0: not a perf.data file", pd->name);
+		return -1;
+	}
+	if (le64(hdr + 8) == 16) {		/* pipe mode: records right after */
+		pd->pipe = true;
+		pd->data = 16;
+		pd->end = pd->len;
+		return 0;
+	}
+	if (le64(hdr + 8) < 104 || read_at(pd, 0, hdr, 104)) {
+		snprintf(pd->err, pd->errlen, "%s: offset 8: header size %" PRIu64 " is not perf's",
+			 pd->name, le64(hdr + 8));
+		return -1;
+	}
+	pd->data = le64(hdr + 40);
+	pd->end = pd->data + le64(hdr + 48);
+	if (pd->data > pd->len || pd->end > pd->len || pd->end < pd->data) {
+		snprintf(pd->err, pd->errlen, "%s: offset 40: data section %" PRIu64 "+%" PRIu64
+			 " lies outside the file (%" PRIu64 " bytes)", pd->name, pd->data,
+			 pd->end - pd->data, pd->len);
+		return -1;
+	}
+	/* attrs: attr_size (an attr and its ids section) at 16, the section at 24 */
+	{
+		uint64_t asz = le64(hdr + 16), aoff = le64(hdr + 24), alen = le64(hdr + 32);
+		uint8_t a[512], sec[16], ids[8 * 64];
+
+		for (uint64_t i = 0; asz >= 64 && asz <= sizeof(a) && i < alen / asz && i < 64; i++) {
+			uint64_t n;
+
+			if (read_at(pd, aoff + i * asz, a, asz))
+				break;
+			memcpy(sec, a + asz - 16, 16);
+			n = le64(sec + 8) / 8;
+			n = n < 64 ? n : 64;
+			if (read_at(pd, le64(sec), ids, n * 8))
+				n = 0;
+			attr(pd, a, ids, n);
+		}
+	}
+	return 0;
+}
+
+/* Pass two: every CPU's entries, cut into intervals of the timebase. */
+static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct dtl_rec_meta *m,
+			   uint64_t t0)
+{
+	uint64_t step = (uint64_t)(m->interval_s * (double)m->tb_freq), edge = t0, k = 0;
+	uint8_t *batch = malloc(BATCH * DTL_ENTRY_SIZE);
+
+	if (!batch)
+		return -1;
+	if (!step)
+		step = 1;
+	for (;;) {
+		uint64_t next = UINT64_MAX;
+		double ts;
+
+		k++;
+		edge = UINT64_MAX - edge < step ? UINT64_MAX : edge + step;
+		for (unsigned int c = 0; c < m->nr_cpus; c++) {
+			struct stream *s = pd->s[c];
+			size_t n = 0;
+			uint64_t gaps = 0;
+
+			if (!s || !s->started)
+				continue;
+			while (s->have_next && dtl__be64(s->next + 16) < edge) {
+				gaps += passed_gaps(s);
+				memcpy(batch + n++ * DTL_ENTRY_SIZE, s->next, DTL_ENTRY_SIZE);
+				advance(pd, s);
+				if (n == BATCH) {
+					if (dtl_rec_writer__entries(w, c, batch, n, 0, 0))
+						goto fail;
+					n = 0;
+				}
+			}
+			gaps += passed_gaps(s);
+			if (dtl_rec_writer__entries(w, c, batch, n, 0, s->bad + s->junk - s->reported) ||
+			    dtl_rec_writer__gaps(w, c, gaps))
+				goto fail;
+			s->reported = s->bad + s->junk;
+			if (s->have_next && dtl__be64(s->next + 16) < next)
+				next = dtl__be64(s->next + 16);
+		}
+		ts = (double)m->start_ns + (double)k * m->interval_s * 1e9;
+		if (dtl_rec_writer__tick(w, ts < 9e18 ? (uint64_t)ts : (uint64_t)9e18, m->interval_s,
+					 edge))
+			goto fail;
+		if (next == UINT64_MAX || edge == UINT64_MAX)
+			break;
+		/*
+		 * A gap with no entries (an idle LPAR, or a wild timebase in
+		 * damaged data) is skipped, not written out one empty interval
+		 * at a time: intervals stay bounded by entries.
+		 */
+		if (next - edge >= step) {
+			k += (next - edge) / step;
+			edge += (next - edge) / step * step;
+		}
+	}
+	free(batch);
+	return 0;
+fail:
+	free(batch);
+	return -1;
+}
+
+/* "; " between parts, none after the file's name. */
+static const char *sep(const char *warn, size_t off)
+{
+	return off >= 2 && warn[off - 2] == ':' && warn[off - 1] == ' ' ? "" : "; ";
+}
+
+/* perf's own words, so a perf user reads the same warning from both. */
+static void gap_summary(const struct pd *pd, char *warn, size_t warnlen)
+{
+	size_t off = strlen(warn);
+
+	if (!off && (pd->truncated || pd->partial || pd->collision || pd->lost_records))
+		off = (size_t)snprintf(warn, warnlen, "%s: ", pd->name);
+
+	if (pd->truncated && off < warnlen)
+		off += (size_t)snprintf(warn + off, warnlen - off, "%sAUX data lost %" PRIu64
+					" times out of %" PRIu64 "!", sep(warn, off),
+					pd->truncated, pd->aux_records);
+	if (pd->partial && off < warnlen)
+		off += (size_t)snprintf(warn + off, warnlen - off, "%sAUX data had gaps in it %"
+					PRIu64 " times out of %" PRIu64 "!", sep(warn, off),
+					pd->partial, pd->aux_records);
+	if (pd->collision && off < warnlen)
+		off += (size_t)snprintf(warn + off, warnlen - off, "%sAUX data detected collision %"
+					PRIu64 " times out of %" PRIu64 "!", sep(warn, off),
+					pd->collision, pd->aux_records);
+	if (pd->lost_records && off < warnlen)
+		snprintf(warn + off, warnlen - off, "%sperf lost %" PRIu64 " records of the vpa_dtl "
+			 "event", sep(warn, off), pd->lost_records);
+}
+
 int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interval_s,
 			  char *err, size_t errlen, char *warn, size_t warnlen)
 {
-	struct stream *cpus = calloc(DTL_MAX_CPUS, sizeof(*cpus));
+	struct pd *pd = calloc(1, sizeof(*pd));
 	struct dtl_rec_writer *w = NULL;
 	struct dtl_rec_meta m;
-	uint64_t off, end, boot_tb = 0, tb_freq = 0, t0 = UINT64_MAX, t1 = 0, chunks = 0;
-	uint64_t junk = 0;
-	size_t len = 0, *at = NULL;
-	uint8_t *buf = slurp(in, &len);
-	bool info = false;
+	uint8_t hdr[104];
+	uint64_t t0 = UINT64_MAX;
 	int rc = -1;
 
 	warn[0] = '\0';
-	if (!cpus || !buf) {
-		snprintf(err, errlen, "%s: %s", name, buf ? "out of memory" : strerror(errno));
+	if (!pd) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	pd->f = in;
+	pd->name = name;
+	pd->err = err;
+	pd->errlen = errlen;
+	if (fseeko(in, 0, SEEK_END) || ftello(in) < 0) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno ? errno : ESPIPE));
 		goto out;
 	}
-	if (len < 16 || le64(buf) != PERF_MAGIC) {
-		snprintf(err, errlen, "%s: offset 0: not a perf.data file", name);
+	pd->len = (uint64_t)ftello(in);
+	if (header(pd, hdr) || index_records(pd, warn, warnlen) < 0)
 		goto out;
-	}
-	if (le64(buf + 8) == 16) {		/* pipe mode: records right after */
-		off = 16;
-		end = len;
-	} else if (le64(buf + 8) >= 104 && len >= 104) {
-		off = le64(buf + 40);
-		end = off + le64(buf + 48);
-		if (off > len || end > len || end < off) {
-			snprintf(err, errlen, "%s: offset 40: data section %" PRIu64 "+%" PRIu64
-				 " lies outside the file (%zu bytes)", name, off, end - off, len);
-			goto out;
-		}
-	} else {
-		snprintf(err, errlen, "%s: offset 8: header size %" PRIu64 " is not perf's",
-			 name, le64(buf + 8));
-		goto out;
-	}
-	while (end - off >= 8) {
-		uint32_t type = le32(buf + off);
-		uint16_t size;
-
-		memcpy(&size, buf + off + 6, 2);
-		if (size < 8 || size > end - off) {
-			snprintf(err, errlen, "%s: offset %" PRIu64 ": record of %u bytes does not "
-				 "fit", name, off, size);
-			if (!chunks)
-				goto out;
-			/* Damage after data: keep what came before. */
-			snprintf(warn, warnlen, "%s; replayed what came before", err);
-			break;
-		}
-		if (type == REC_AUXTRACE_INFO && size >= 16) {
-			if (le32(buf + off + 8) != AUXTRACE_VPA_DTL) {
-				snprintf(err, errlen, "%s: offset %" PRIu64 ": AUX data of another "
-					 "PMU (auxtrace type %u), not vpa_dtl", name, off,
-					 le32(buf + off + 8));
-				goto out;
-			}
-			info = true;
-		} else if (type == REC_AUXTRACE && size >= 48) {
-			uint64_t dlen = le64(buf + off + 8);
-			uint64_t aux_pos = le64(buf + off + 16);
-			uint32_t cpu = le32(buf + off + 40);
-
-			if (dlen > end - off - size) {
-				snprintf(err, errlen, "%s: offset %" PRIu64 ": AUX chunk of %" PRIu64
-					 " bytes runs past the data section", name, off, dlen);
-				if (!chunks)
-					goto out;
-				snprintf(warn, warnlen, "%s; replayed what came before", err);
-				break;
-			}
-			if (cpu < DTL_MAX_CPUS) {
-				if (add_chunk(&cpus[cpu], buf + off + size, dlen, aux_pos,
-					      &boot_tb, &tb_freq)) {
-					snprintf(err, errlen, "%s: out of memory", name);
-					goto out;
-				}
-				chunks++;
-			}
-			off += dlen;
-		}
-		off += size;
-	}
-	if (!chunks || !info) {
+	if (!pd->chunks || !pd->info) {
 		snprintf(err, errlen, "%s: no vpa_dtl AUX data in this perf.data (make it with "
 			 "'perf record -a -e vpa_dtl/dtl_all/')", name);
 		goto out;
 	}
 	memset(&m, 0, sizeof(m));
 	snprintf(m.source, sizeof(m.source), "perf.data");
-	if (le64(buf + 8) != 16)
-		hostname(buf, len, end, m.host, sizeof(m.host));
-	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++)
-		junk += cpus[c].junk;
-	snprintf(m.detail, sizeof(m.detail), "%" PRIu64 " AUX chunks, %" PRIu64 " junk fragments",
-		 chunks, junk);
-	/* A timebase runs at MHz to GHz; anything else is damage. */
-	m.tb_freq = tb_freq >= 1000000 && tb_freq <= 100000000000ull ? tb_freq : DTL_DEFAULT_TB_FREQ;
-	m.boot_tb = boot_tb;
-	m.interval_s = interval_s;
-	m.mask = DTL_MASK_ALL;
+	if (!pd->pipe)
+		hostname(pd, hdr, m.host, sizeof(m.host));
+	/* The first entry of every CPU: where the capture starts, and which CPUs it has. */
 	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++) {
-		if (!cpus[c].started)
+		struct stream *s = pd->s[c];
+
+		if (!s || (!advance(pd, s) && !s->started))
 			continue;
 		dtl_cpuset__set(&m.cpus, c);
 		m.nr_cpus = c + 1;
-		for (size_t i = 0; i < cpus[c].n; i++) {
-			uint64_t tb = dtl__be64(cpus[c].e + i * DTL_ENTRY_SIZE + 16);
-
-			t0 = tb < t0 ? tb : t0;
-			t1 = tb > t1 ? tb : t1;
-		}
+		if (s->have_next && dtl__be64(s->next + 16) < t0)
+			t0 = dtl__be64(s->next + 16);
 	}
+	if (!m.nr_cpus) {
+		snprintf(err, errlen, "%s: no whole vpa_dtl entry in its AUX data", name);
+		goto out;
+	}
+	snprintf(m.detail, sizeof(m.detail), "%" PRIu64 " AUX chunks, %" PRIu64 " of %" PRIu64
+		 " AUX records flagged", pd->chunks, pd->truncated + pd->partial + pd->collision,
+		 pd->aux_records);
+	/* A timebase runs at MHz to GHz; anything else is damage. */
+	m.tb_freq = dtl_tb_freq__ok(pd->tb_freq) ? pd->tb_freq : DTL_DEFAULT_TB_FREQ;
+	m.boot_tb = pd->boot_tb;
+	m.interval_s = interval_s;
+	m.mask = pd->mask ? pd->mask : DTL_MASK_ALL;
 	if (t0 == UINT64_MAX)
-		t0 = t1 = boot_tb;
+		t0 = pd->boot_tb;
+	m.start_tb = t0;
 	/* Rows are stamped with time since boot, perf's own clock, from 1970. */
-	if (t0 > boot_tb) {
-		double ns = (double)(t0 - boot_tb) / (double)m.tb_freq * 1e9;
+	if (t0 > pd->boot_tb) {
+		double ns = (double)(t0 - pd->boot_tb) / (double)m.tb_freq * 1e9;
 
 		m.start_ns = ns < 9e18 ? (uint64_t)ns : (uint64_t)9e18;
 	}
 	w = dtl_rec_writer__open_fd(out_fd, name, &m, err, errlen);
-	at = calloc(DTL_MAX_CPUS, sizeof(*at));
-	if (!w || !at)
+	if (!w)
 		goto out;
-	{
-		uint64_t step = (uint64_t)(interval_s * (double)m.tb_freq), edge = t0, k = 0;
-
-		if (!step)
-			step = 1;
-		for (;;) {
-			uint64_t next = UINT64_MAX;
-			double ts;
-
-			k++;
-			edge = UINT64_MAX - edge < step ? UINT64_MAX : edge + step;
-			for (unsigned int c = 0; c < m.nr_cpus; c++) {
-				struct stream *s = &cpus[c];
-				size_t from = at[c];
-
-				while (at[c] < s->n && dtl__be64(s->e + at[c] * DTL_ENTRY_SIZE + 16) < edge)
-					at[c]++;
-				if (at[c] < s->n) {
-					uint64_t tb = dtl__be64(s->e + at[c] * DTL_ENTRY_SIZE + 16);
-
-					next = tb < next ? tb : next;
-				}
-				if (dtl_rec_writer__entries(w, c, s->e ? s->e + from * DTL_ENTRY_SIZE :
-							    NULL, at[c] - from, 0,
-							    k == 1 ? s->bad + s->junk : 0))
-					goto write_err;
-			}
-			ts = (double)m.start_ns + (double)k * interval_s * 1e9;
-			if (dtl_rec_writer__tick(w, ts < 9e18 ? (uint64_t)ts : (uint64_t)9e18,
-						 interval_s, edge))
-				goto write_err;
-			if (next == UINT64_MAX || edge == UINT64_MAX)
-				break;
-			/*
-			 * A gap with no entries (an idle LPAR, or a wild timebase
-			 * in damaged data) is skipped, not written out one empty
-			 * interval at a time: intervals stay bounded by entries.
-			 */
-			if (next - edge >= step) {
-				k += (next - edge) / step;
-				edge += (next - edge) / step * step;
-			}
-		}
+	if (write_intervals(pd, w, &m, t0)) {
+		dtl_rec_writer__close(w, err, errlen);
+		w = NULL;
+		goto out;
 	}
 	rc = dtl_rec_writer__close(w, err, errlen);
 	w = NULL;
-	goto out;
-write_err:
-	dtl_rec_writer__close(w, err, errlen);
-	w = NULL;
+	gap_summary(pd, warn, warnlen);
 out:
-	if (w)
-		dtl_rec_writer__close(w, err, errlen);
-	for (unsigned int c = 0; cpus && c < DTL_MAX_CPUS; c++)
-		free(cpus[c].e);
-	free(cpus);
-	free(at);
-	free(buf);
+	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++) {
+		if (pd->s[c]) {
+			free(pd->s[c]->ch);
+			free(pd->s[c]->gap);
+			free(pd->s[c]);
+		}
+	}
+	free(pd);
 	return rc;
 }
