@@ -132,6 +132,8 @@ check: deps-check dtltop build/dtltop-san build/unit build/unit-san build/kharne
 	tests/kernel/cross.sh
 	DTLTOP=./dtltop tests/cli.sh
 	DTLTOP=build/dtltop-san tests/cli.sh
+	DTLTOP=./dtltop tests/truth.sh
+	DTLTOP=build/dtltop-san tests/truth.sh
 	DTLTOP=./dtltop tests/tui.sh
 	DTLTOP=build/dtltop-san tests/tui.sh
 	tests/man.sh ./dtltop man/dtltop.1

@@ -97,11 +97,32 @@ static void start_stats(struct app *a)
 		dtl_stats__start_at(a->stats, tb);
 }
 
+/*
+ * A slow source (a huge simulated pool) can take seconds to drain: look at
+ * the keyboard between chunks, every 50 ms, so q is honoured at once.
+ */
+static void check_quit(struct app *a, unsigned long *chunks, uint64_t *last)
+{
+	uint64_t now;
+
+	if (!a->tui || ++*chunks % 64)
+		return;
+	now = now_ns(CLOCK_MONOTONIC);
+	if (now - *last < 50000000ull)
+		return;
+	*last = now;
+	if (dtl_tui__quit_pending(a->tui))
+		stop = 1;
+}
+
 static void drain(struct app *a)
 {
 	struct dtl_chunk c;
+	unsigned long chunks = 0;
+	uint64_t last = now_ns(CLOCK_MONOTONIC);
 
 	while (!stop && dtl_source__read(a->src, &c) > 0) {
+		check_quit(a, &chunks, &last);
 		sync_mask(a);
 		if (a->rec && (dtl_rec_writer__entries(a->rec, c.cpu, c.data, c.n, c.lost, c.bad) ||
 			       dtl_rec_writer__gaps(a->rec, c.cpu, c.gaps)))
@@ -178,11 +199,22 @@ static void refill(struct app *a, uint64_t ts)
 	dtl_table__sort(&a->table, col, rev);
 }
 
+/*
+ * Paused, the rows on screen stay as they were (capture goes on behind
+ * them) and 'e' exports exactly those; only their order follows the keys.
+ */
 static void redraw(struct app *a)
 {
 	struct dtl_model m;
+	int col;
+	bool rev;
 
-	refill(a, a->table.ts_ns);
+	if (!a->paused) {
+		refill(a, a->table.ts_ns);
+	} else {
+		dtl_tui__sort(a->tui, &col, &rev);
+		dtl_table__sort(&a->table, col, rev);
+	}
 	model(a, &m);
 	dtl_tui__draw(a->tui, &m);
 }
@@ -338,6 +370,7 @@ static bool handle(struct app *a, struct dtl_act act)
 		break;
 	case DTL_ACT_SPAN:
 		a->since_start = !a->since_start;
+		refill(a, a->table.ts_ns);	/* asked for: new rows even when paused */
 		break;
 	case DTL_ACT_INTERVAL:
 		a->o.interval_s = act.interval_s;
@@ -405,8 +438,8 @@ static void pace(struct app *a, bool *virt)
 	if (!dtl_source__recorded(a->src))
 		return;
 	*virt = speed == 0 && !a->tui;
-	if (!a->o.have_interval)
-		a->o.interval_s = dtl_source__recorded_interval(a->src) / (speed > 0 ? speed : 1e6);
+	/* The recorded interval, times -d's grouping: the pace of what is shown. */
+	a->o.interval_s = dtl_source__recorded_interval(a->src) / (speed > 0 ? speed : 1e6);
 }
 
 static int run(struct app *a)

@@ -90,9 +90,25 @@ expect "bad interval 'x'" "bad interval refused"
 keys d '0.5' Enter
 expect 'every 0\.50s' "interval set to 0.5"
 
-# pause freezes the table, space resumes
+# pause freezes the table (the rows, not only the label), 'e' exports what is shown,
+# space resumes
 keys Space
 expect '\[PAUSED\]' "space pauses"
+sleep 0.3
+rows() { screen | grep -E '^ +[0-9]+ +[0-9]' | head -20; }
+before=$(rows)
+sleep 1.2	# four intervals of 0.3 s go by behind the paused screen
+after=$(rows)
+[ -n "$before" ] && [ "$before" = "$after" ] && ok || fail "paused rows changed: $before / $after"
+keys e
+expect 'exported 64 rows to' "e while paused exports"
+snap=$(ls -t "$tmp"/run/dtltop-*.csv | head -1)
+# the shown rows' DISP/s (the 5th CSV field) equal the export's, CPU for CPU
+shown=$(awk '{print $1, $2}' <<<"$before" | sort -n)
+exported=$(awk -F, -v cpus="$(awk '{printf "%s ", $1}' <<<"$before")" \
+	'BEGIN { n = split(cpus, c, " "); for (i = 1; i <= n; i++) want[c[i]] = 1 }
+	 $3 in want { printf "%s %.1f\n", $3, $5 }' "$snap" | sort -n)
+[ "$shown" = "$exported" ] && ok || fail "paused export differs from the screen: $shown / $exported"
 keys Space
 if wait_for '\[PAUSED\]' 1; then
 	sleep 0.5; screen | grep -q '\[PAUSED\]' && fail "still paused" || ok

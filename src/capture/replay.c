@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ struct replay {
 	bool eof;
 	bool eof_in_interval;		/* the file ended before this interval's end */
 	bool pipe;			/* read once, no going back */
+	unsigned int group;		/* recorded intervals per shown one (-d) */
+	bool converted;			/* from a perf.data */
 	char import_warning[2048];	/* a damaged perf.data's */
 	char cut_warning[4200];
 };
@@ -168,6 +171,7 @@ static int open_input(struct replay *p, const struct dtl_source_opts *o, char *e
 	}
 	fclose(p->f);
 	p->f = conv;
+	p->converted = true;
 	return 0;
 }
 
@@ -183,7 +187,7 @@ static void start(struct dtl_source *src)
 	src->cpus = p->meta.cpus;
 	src->mask = p->meta.mask;
 	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
-	src->recorded_interval_s = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
+	src->recorded_interval_s = (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) * p->group;
 	if (p->have_filter)
 		dtl_cpuset__and(&src->cpus, &p->filter);
 	p->released = p->consumed = 0;
@@ -240,6 +244,24 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	src->priv = p;
+	p->group = 1;
+	/*
+	 * -d re-aggregates: a multiple of the recorded interval shows that many
+	 * at once, as sar -f and atop -r do. (A perf.data was cut to -d already.)
+	 */
+	if (o->replay_interval_s > 0 && !p->converted) {
+		double rec = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
+		double k = o->replay_interval_s / rec;
+
+		if (k < 0.999999 || fabs(k - round(k)) > 1e-6 * k) {
+			snprintf(err, errlen, "-d %g is not a multiple of the %g s interval %s was "
+				 "recorded with", o->replay_interval_s, rec, o->replay);
+			replay_close(src);
+			src->priv = NULL;
+			return -1;
+		}
+		p->group = (unsigned int)round(k);
+	}
 	snprintf(p->name, sizeof(p->name), "%s", o->replay);
 	snprintf(p->cut_warning, sizeof(p->cut_warning), "%s: ends without its end marker (the "
 		 "writer was killed?); replayed every whole interval", o->replay);
@@ -326,7 +348,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			p->consumed++;
 			p->ts_ns = ev.ts_ns;
 			p->tb = ev.end_tb;
-			p->interval_s = ev.interval_s;
+			p->interval_s += ev.interval_s;	/* a -d of several adds them up */
 			continue;
 		}
 	}
@@ -339,7 +361,8 @@ static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
 
 	(void)interval_ns;
 	if (!p->eof)
-		p->released++;
+		p->released += p->group;
+	p->interval_s = 0;
 	p->eof_in_interval = p->eof;
 }
 

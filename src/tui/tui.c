@@ -135,6 +135,21 @@ static struct dtl_act help_key(struct dtl_tui *t, int ch)
 	return a;
 }
 
+bool dtl_tui__quit_pending(struct dtl_tui *t)
+{
+	int ch;
+
+	if (t->prompting || t->help)
+		return false;	/* a q there is text or closes the help */
+	timeout(0);
+	ch = getch();
+	if (ch == 'q' || ch == KEY_F(10))
+		return true;
+	if (ch != ERR)
+		ungetch(ch);	/* every other key waits for the loop */
+	return false;
+}
+
 struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 {
 	struct dtl_act a = { .what = DTL_ACT_NONE };

@@ -55,6 +55,8 @@ void dtl_tui__delete(struct dtl_tui *t);
 /* Waits up to timeout_ms for a key; handles view-only keys itself. */
 struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms);
 void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m);
+/* A quit typed while a long interval is being read (other keys stay queued). */
+bool dtl_tui__quit_pending(struct dtl_tui *t);
 /* The sort the user chose, for sorting the table before drawing. */
 void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse);
 

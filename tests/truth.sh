@@ -1,0 +1,166 @@
+#!/bin/bash
+# Every figure true or visibly marked, every loss visible: steal within the
+# interval, masks, gaps from real perf.data files, replay re-aggregation, and
+# the bad input that used to hang, crash or mislead. Expected values come from
+# the spec or from what upstream perf 7.3.4 decoded (../shared/data/perf-7.3).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+
+# --- steal and idle are shares of the interval: never above 100 (0.1.0 printed up to 423)
+"$DTLTOP" --sim=vcpus=64,ent=4,pool=4,load=0.99,other=4,clock=virtual -b -n 20 -d 0.2 --format=csv \
+	>"$tmp/over.csv" || fail "overcommitted run"
+s=$(col "$tmp/over.csv" steal_pct) i=$(col "$tmp/over.csv" idle_pct)
+awk -F, -v s="$s" -v i="$i" 'NR > 1 { n++; if ($s > 100.0001 || $s < 0 || $s + $i > 100.0001) bad++ }
+	END { exit !(n == 20 * 65 && !bad) }' "$tmp/over.csv" && ok || fail "steal_pct or steal+idle above 100"
+# and the pool really is starved: steal is high, not clipped to nothing
+awk -F, -v s="$s" '$3 == "all" && $s > 50 { n++ } END { exit !(n >= 15) }' "$tmp/over.csv" && ok \
+	|| fail "overcommitted partition shows little steal"
+
+# --- the mask: a column on every row, and the text says what is left out
+"$DTLTOP" --sim=vcpus=4,clock=virtual -e cede -b -n 2 --csv >"$tmp/cede.csv"
+m=$(col "$tmp/cede.csv" mask)
+awk -F, -v m="$m" 'NR > 1 && $m != "0x1" { bad = 1 } END { exit bad }' "$tmp/cede.csv" && ok \
+	|| fail "-e cede rows lack mask 0x1"
+"$DTLTOP" --sim=vcpus=4,clock=virtual -e cede -b -n 1 | grep -q 'partial: preempt, fault not traced' && ok \
+	|| fail "batch text does not mark the partial mask"
+"$DTLTOP" --sim=vcpus=4,clock=virtual -b -n 1 | grep -q 'partial' && fail "full mask marked partial" || ok
+
+# --- the aggregate of -C is not the partition
+"$DTLTOP" --sim=vcpus=8,clock=virtual -C 0-3 -b -n 1 | grep -q '^selected: ' && ok || fail "text: -C row not 'selected'"
+
+# --- -s takes what the screen shows
+"$DTLTOP" --sim=vcpus=8,clock=virtual -b -n 1 -s STEAL% --csv >"$tmp/s1.csv" || fail "-s STEAL% refused"
+"$DTLTOP" --sim=vcpus=8,clock=virtual -b -n 1 -s steal_pct --csv | cmp -s - "$tmp/s1.csv" && ok \
+	|| fail "-s STEAL% sorts unlike -s steal_pct"
+"$DTLTOP" --sim=vcpus=8,clock=virtual -b -n 1 -s -disp/s --csv >/dev/null && ok || fail "-s -disp/s refused"
+
+# --- -o without -b off a terminal: batch is implied
+"$DTLTOP" --sim=vcpus=4,clock=virtual -n 1 --csv -o "$tmp/nob.csv" </dev/null >/dev/null && [ -s "$tmp/nob.csv" ] \
+	&& ok || fail "-o without -b off a terminal"
+expect_error "-o ''" "-o needs a file name" --sim -b -n 1 -o ''
+
+# --- replay: -d re-aggregates a multiple of the recorded interval
+"$DTLTOP" --sim=vcpus=4,clock=virtual -b -n 12 -d 0.5 --csv -o "$tmp/half.csv" -w "$tmp/half.dtl" || fail "rec"
+"$DTLTOP" -r "$tmp/half.dtl" -b -d 1.5 --csv >"$tmp/r15.csv" || fail "replay -d 1.5"
+d=$(col "$tmp/half.csv" dispatches) l=$(col "$tmp/half.csv" lost)
+# live: add up rows in threes per CPU; the replay's rows must be those sums
+awk -F, -v d="$d" 'NR > 1 { k = int((NR - 2) / 5 / 3); s[k "," $3] += $d } END { for (x in s) print x, s[x] }' \
+	"$tmp/half.csv" | sort >"$tmp/want"
+awk -F, -v d="$d" 'NR > 1 { k = int((NR - 2) / 5); print k "," $3, $d }' "$tmp/r15.csv" | sort >"$tmp/got"
+[ "$(wc -l <"$tmp/got")" -eq 20 ] && cmp -s "$tmp/want" "$tmp/got" && ok || fail "replay -d 1.5: $(diff "$tmp/want" "$tmp/got" | head -3)"
+grep -q '^2025-01-01T00:00:01.500Z,1.500,0,' "$tmp/r15.csv" && ok || fail "replay -d 1.5: interval and time"
+expect_error "replay -d not a multiple" "-d 0.7 is not a multiple of the 0.5 s interval" -r "$tmp/half.dtl" -b -d 0.7
+expect_error "replay -C of no recorded CPU" "-C selects no CPU of $tmp/half.dtl (it has 0-3)" -r "$tmp/half.dtl" -b -C 100
+expect_error "-e with -r" "-e does not apply to -r" -r "$tmp/half.dtl" -b -e cede
+
+# --- replay from a pipe, a FIFO or <(...)
+cat "$tmp/half.dtl" | "$DTLTOP" -r /dev/stdin -b --csv | cmp -s - "$tmp/half.csv" && ok || fail "recording through a pipe"
+"$DTLTOP" -r <(cat "$tmp/half.dtl") -b --csv | cmp -s - "$tmp/half.csv" && ok || fail "recording through <(...)"
+
+# --- a recording cut where kill -9 leaves it (between chunks) says so
+size=$(stat -c %s "$tmp/half.dtl")
+silent=0 marker=0
+for cut in $(seq $((size - 80)) $((size - 1))); do
+	head -c "$cut" "$tmp/half.dtl" >"$tmp/cut.dtl"
+	"$DTLTOP" -r "$tmp/cut.dtl" -b --csv >/dev/null 2>"$tmp/cut.err"
+	grep -q warning "$tmp/cut.err" || silent=$((silent + 1))
+	grep -q 'ends without its end marker' "$tmp/cut.err" && marker=$((marker + 1))
+done
+[ "$silent" -eq 0 ] && [ "$marker" -ge 1 ] && ok || fail "cut recordings: $silent silent, $marker with the marker warning"
+"$DTLTOP" -r "$tmp/half.dtl" -b --csv 2>&1 >/dev/null | grep -q . && fail "a whole recording warns" || ok
+
+# --- 1920 and 8192 CPUs replay whole (the header's CPU list was cut at 8191 bytes)
+for n in 1920 8192; do
+	"$DTLTOP" --sim=vcpus=$n,clock=virtual -b -n 1 --csv -w "$tmp/big$n.dtl" -o "$tmp/big$n.csv" || fail "big $n"
+	"$DTLTOP" -r "$tmp/big$n.dtl" -b --csv | cmp -s - "$tmp/big$n.csv" && ok || fail "$n CPUs: replay differs"
+	[ "$(grep -c ',all,' "$tmp/big$n.csv")" -eq 1 ] && [ "$(wc -l <"$tmp/big$n.csv")" -eq $((n + 2)) ] && ok \
+		|| fail "$n CPUs: rows"
+done
+
+# --- real perf.data from upstream perf 7.3.4 (per-CPU counts from its README)
+pdcheck() { # file want-per-cpu want-gaps-per-cpu want-mask
+	local f=$1 csv=$tmp/$1.csv
+	zcat "tests/data/$f.perf.data.gz" >"$tmp/$f.perf.data"
+	"$DTLTOP" -r "$tmp/$f.perf.data" -b --csv -o "$csv" 2>"$tmp/$f.err" || { fail "$f: exit $?"; return; }
+	local d g m
+	d=$(col "$csv" dispatches) g=$(col "$csv" gaps) m=$(col "$csv" mask)
+	awk -F, -v d="$d" -v g="$g" -v m="$m" -v want="$2" -v gaps="$3" -v mask="$4" \
+		'NR > 1 && $3 != "all" { n[$3] += $d; G[$3] += $g; if ($m != mask) bad = 1 }
+		 END { if (length(n) != 4) exit 1; for (c in n) if (n[c] != want || G[c] != gaps) exit 1; exit bad }' \
+		"$csv" && ok || fail "$f: per-CPU dispatches/gaps/mask differ from perf's"
+}
+pdcheck all 1100 0 0x7
+pdcheck lap 144 1 0x7
+pdcheck cede 10 0 0x1
+pdcheck preempt 10 0 0x2
+pdcheck fault 10 0 0x4
+pdcheck freq 40 0 0x7
+pdcheck mixed 1130 0 0x7
+pdcheck pipe 1150 0 0x7
+grep -qx "dtltop: warning: $tmp/lap.perf.data: AUX data had gaps in it 4 times out of 8!" "$tmp/lap.err" && ok \
+	|| fail "lap: no gap summary like perf's: $(cat "$tmp/lap.err")"
+[ ! -s "$tmp/all.err" ] && ok || fail "all: unexpected stderr: $(cat "$tmp/all.err")"
+"$DTLTOP" -r "$tmp/lap.perf.data" -b -n 10 2>/dev/null | grep -qE '^ +[0-3] .* gap ' && ok || fail "lap: LOST does not read gap"
+"$DTLTOP" -r "$tmp/cede.perf.data" -b -n 1 | grep -q 'partial: preempt, fault not traced' && ok \
+	|| fail "cede.perf.data: not marked partial"
+cat "$tmp/pipe.perf.data" | "$DTLTOP" -r /dev/stdin -b --csv 2>/dev/null | cmp -s - "$tmp/pipe.csv" && ok \
+	|| fail "pipe-mode perf.data through a pipe"
+gzip -dc tests/data/all.perf.data.gz | "$DTLTOP" -r /dev/stdin -b --csv 2>/dev/null | cmp -s - "$tmp/all.csv" && ok \
+	|| fail "perf.data through a pipe"
+
+# --- a replay shows what was recorded, never this machine's lparcfg
+mkdir -p "$tmp/lr/proc/powerpc"
+printf 'partition_entitled_capacity=200\nshared_processor_mode=1\n' >"$tmp/lr/proc/powerpc/lparcfg"
+"$DTLTOP" -r "$tmp/half.dtl" --root "$tmp/lr" -b -n 1 | grep -q '^LPAR' && fail "replay shows the local lparcfg" || ok
+
+# --- a timebase no machine has is refused (1 Hz gave steal 1002352 %)
+dbg=$tmp/tb
+mkdir -p "$dbg/sys/kernel/debug/powerpc/dtl" "$dbg/sys/devices/system/cpu" "$dbg/proc"
+echo 0 >"$dbg/sys/devices/system/cpu/online"
+echo 0x7 >"$dbg/sys/kernel/debug/powerpc/dtl/dtl_event_mask"
+: >"$dbg/sys/kernel/debug/powerpc/dtl/cpu-0"
+printf 'processor\t: 0\ntimebase\t: 1\n' >"$dbg/proc/cpuinfo"
+expect_error "1 Hz timebase" "timebase 1 Hz is not a timebase" --source=debugfs --root "$dbg" -b -n 1
+printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$dbg/proc/cpuinfo"
+
+# --- files that never end, and FIFOs, under --root do not hang dtltop
+ln -sf /dev/zero "$dbg/sys/kernel/debug/powerpc/dtl/cpu-0"
+timeout 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 2 -d 0.1 --csv >"$tmp/zero.csv" 2>&1
+rc=$?
+[ $rc -eq 0 ] && awk -F, '$3 == "0" && $NF > 0 { n++ } END { exit !n }' "$tmp/zero.csv" && ok \
+	|| fail "debugfs cpu-0 -> /dev/zero: exit $rc"
+timeout 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -d 1 >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -ne 124 ] && ok || fail "debugfs /dev/zero: SIGTERM ignored"
+rm "$dbg/sys/kernel/debug/powerpc/dtl/cpu-0"
+: >"$dbg/sys/kernel/debug/powerpc/dtl/cpu-0"
+for f in proc/cpuinfo proc/powerpc/lparcfg sys/devices/system/cpu/online; do
+	mkdir -p "$(dirname "$dbg/$f")"
+	mv "$dbg/$f" "$dbg/$f.keep" 2>/dev/null
+	mkfifo "$dbg/$f"
+	timeout 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 >/dev/null 2>&1
+	[ $? -ne 124 ] && ok || fail "a FIFO at $f hangs dtltop"
+	rm "$dbg/$f"
+	mv "$dbg/$f.keep" "$dbg/$f" 2>/dev/null
+done
+
+# --- SIGHUP during -b -o FILE keeps what was written and leaves no temporary
+(cd "$tmp" && exec "$DTLTOP" --sim=vcpus=4 -b -d 0.1 --csv -o hup.csv) &
+pid=$!
+sleep 1
+kill -HUP $pid
+wait $pid
+[ -s "$tmp/hup.csv" ] && ! ls "$tmp" | grep -q 'hup.csv.*tmp' && ok || fail "SIGHUP lost the output"
+
+# --- a slow simulated interval (about 20 s) still stops at once on a signal
+start=$SECONDS
+timeout -s INT 1 "$DTLTOP" --sim=vcpus=8192,busy=0.01,slice=0.1,poll=0.1 -b -n 1 >/dev/null 2>&1
+[ $((SECONDS - start)) -le 3 ] && ok || fail "SIGINT waited for a slow interval ($((SECONDS - start)) s)"
+
+finish
