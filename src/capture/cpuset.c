@@ -56,7 +56,8 @@ size_t dtl_cpuset__format(const struct dtl_cpuset *set, char *buf, size_t len)
 		int n;
 
 		if (!dtl_cpuset__has(set, cpu)) {
-			cpu++;
+			/* whole empty words at once: a set is mostly empty */
+			cpu = set->bits[cpu / 64] >> (cpu % 64) ? cpu + 1 : (cpu / 64 + 1) * 64;
 			continue;
 		}
 		first = cpu;

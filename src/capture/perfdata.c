@@ -86,15 +86,17 @@ struct pd {
 	uint64_t data, end;		/* the data section */
 	uint64_t sample_type;
 	bool sample_id_all;
-	uint64_t ids[MAX_IDS];		/* ids of the vpa_dtl attributes */
-	size_t nids;
+	uint64_t *ids;			/* ids of the vpa_dtl attributes */
+	size_t nids, idcap;
 	bool have_attr;
 	unsigned int mask;		/* the vpa_dtl event's, 0 unknown */
 	struct stream *s[DTL_MAX_CPUS];
+	unsigned int used[DTL_MAX_CPUS];	/* CPUs with a stream, sorted before pass two */
+	size_t nused;
 	uint64_t chunks, aux_records, truncated, partial, collision, lost_records;
 	uint64_t boot_tb, tb_freq;
 	bool info;
-	uint8_t rec[65536 + 8];		/* one record of pass one */
+	uint8_t *rec;			/* one record of pass one: 64 KiB */
 	char read_err[256];
 };
 
@@ -133,8 +135,11 @@ static struct stream *stream_of(struct pd *pd, uint32_t cpu)
 {
 	if (cpu >= DTL_MAX_CPUS)
 		return NULL;
-	if (!pd->s[cpu])
+	if (!pd->s[cpu]) {
 		pd->s[cpu] = calloc(1, sizeof(struct stream));
+		if (pd->s[cpu])
+			pd->used[pd->nused++] = cpu;
+	}
 	return pd->s[cpu];
 }
 
@@ -177,8 +182,11 @@ static void attr(struct pd *pd, const uint8_t *a, const uint8_t *ids, size_t nid
 	/* vpa_dtl's config is the event mask: dtl_cede is 0x1, dtl_all 0x7 */
 	if (le64(a + 8) & DTL_MASK_ALL)
 		pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL;
-	for (size_t i = 0; i < nids && pd->nids < MAX_IDS; i++)
+	for (size_t i = 0; i < nids && pd->nids < MAX_IDS; i++) {
+		if (grow((void **)&pd->ids, &pd->idcap, pd->nids, sizeof(*pd->ids)))
+			return;		/* ids unknown: lost records are then all taken for ours */
 		pd->ids[pd->nids++] = le64(ids + i * 8);
+	}
 }
 
 /*
@@ -436,6 +444,13 @@ static void hostname(struct pd *pd, uint8_t *hdr, char *host, size_t hostlen)
 	free(buf);
 }
 
+static int cmp_cpu(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int dtl_perfdata__is(const uint8_t *head, size_t len)
 {
 	return len >= 8 && le64(head) == PERF_MAGIC;
@@ -505,7 +520,8 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 
 		k++;
 		edge = UINT64_MAX - edge < step ? UINT64_MAX : edge + step;
-		for (unsigned int c = 0; c < m->nr_cpus; c++) {
+		for (size_t u = 0; u < pd->nused; u++) {
+			unsigned int c = pd->used[u];
 			struct stream *s = pd->s[c];
 			size_t n = 0;
 			uint64_t gaps = 0;
@@ -522,7 +538,9 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 					n = 0;
 				}
 			}
-			gaps += passed_gaps(s);
+			/* a gap goes with the first entry after it, or with the last interval */
+			if (!s->have_next)
+				gaps += passed_gaps(s);
 			if (dtl_rec_writer__entries(w, c, batch, n, 0, s->bad + s->junk - s->reported) ||
 			    dtl_rec_writer__gaps(w, c, gaps))
 				goto fail;
@@ -599,6 +617,12 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
+	pd->rec = malloc(65536 + 8);
+	if (!pd->rec) {
+		free(pd);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
 	pd->f = in;
 	pd->name = name;
 	pd->err = err;
@@ -620,7 +644,9 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	if (!pd->pipe)
 		hostname(pd, hdr, m.host, sizeof(m.host));
 	/* The first entry of every CPU: where the capture starts, and which CPUs it has. */
-	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++) {
+	qsort(pd->used, pd->nused, sizeof(pd->used[0]), cmp_cpu);
+	for (size_t u = 0; u < pd->nused; u++) {
+		unsigned int c = pd->used[u];
 		struct stream *s = pd->s[c];
 
 		if (!s || (!advance(pd, s) && !s->started))
@@ -663,13 +689,13 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	w = NULL;
 	gap_summary(pd, warn, warnlen);
 out:
-	for (unsigned int c = 0; c < DTL_MAX_CPUS; c++) {
-		if (pd->s[c]) {
-			free(pd->s[c]->ch);
-			free(pd->s[c]->gap);
-			free(pd->s[c]);
-		}
+	for (size_t u = 0; u < pd->nused; u++) {
+		free(pd->s[pd->used[u]]->ch);
+		free(pd->s[pd->used[u]]->gap);
+		free(pd->s[pd->used[u]]);
 	}
+	free(pd->ids);
+	free(pd->rec);
 	free(pd);
 	return rc;
 }

@@ -65,6 +65,9 @@ static uint64_t get64(const uint8_t *p)
 
 /* --- writer ------------------------------------------------------------------ */
 
+static ZSTD_CCtx *cctx;
+static ZSTD_DCtx *dctx;
+
 struct dtl_rec_writer {
 	int fd;
 	char path[4096];
@@ -128,7 +131,10 @@ static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, s
 		w->z = p;
 		w->zcap = bound;
 	}
-	zlen = ZSTD_compress(w->z, w->zcap, raw, len, 1);
+	/* One context for the process: making one per chunk costs more than compressing. */
+	if (!cctx)
+		cctx = ZSTD_createCCtx();
+	zlen = cctx ? ZSTD_compressCCtx(cctx, w->z, w->zcap, raw, len, 1) : (size_t)-1;
 	if (ZSTD_isError(zlen)) {
 		w->err = EIO;
 		return -1;
@@ -467,7 +473,9 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 		snprintf(err, errlen, "offset %" PRIu64 ": bad checksum", r->off);
 		return -1;
 	}
-	out = ZSTD_decompress(r->raw, rlen, r->z, zlen);
+	if (!dctx)
+		dctx = ZSTD_createDCtx();
+	out = dctx ? ZSTD_decompressDCtx(dctx, r->raw, rlen, r->z, zlen) : (size_t)-1;
 	if (ZSTD_isError(out) || out != rlen) {
 		snprintf(err, errlen, "offset %" PRIu64 ": chunk does not decompress", r->off);
 		return -1;

@@ -19,7 +19,19 @@ void pd_gen__other(struct pd_gen *g, uint32_t type, size_t payload);
 /* PERF_RECORD_AUXTRACE: len bytes of AUX stream of cpu, from AUX position pos. */
 void pd_gen__auxtrace(struct pd_gen *g, uint32_t cpu, uint64_t pos, const void *data,
 		      size_t len);
-/* The whole file; the caller frees it. pipe: the 16-byte pipe-mode header. */
+/* The vpa_dtl event's config (its DTL mask); 7, dtl_all, unless set. */
+void pd_gen__config(struct pd_gen *g, uint64_t config);
+/* PERF_RECORD_AUX of cpu: [offset, offset + size) of its AUX stream, with flags. */
+void pd_gen__aux(struct pd_gen *g, uint32_t cpu, uint64_t offset, uint64_t size, uint64_t flags);
+/* PERF_RECORD_LOST of the CPU's vpa_dtl event. */
+void pd_gen__lost(struct pd_gen *g, uint32_t cpu, uint64_t lost);
+/*
+ * The whole file; the caller frees it. pipe: the 16-byte pipe-mode header
+ * and a HEADER_ATTR record; else perf's file header, the attr with one id
+ * per CPU, and the features perf record writes: HEADER_HOSTNAME (host),
+ * HEADER_EVENT_DESC, HEADER_AUXTRACE (the index of AUXTRACE records).
+ */
+uint8_t *pd_gen__finish_host(struct pd_gen *g, int pipe, const char *host, size_t *len);
 uint8_t *pd_gen__finish(struct pd_gen *g, int pipe, size_t *len);
 
 /* The boottb_freq record that opens each CPU's AUX stream (dtl-abi.md 4.4). */

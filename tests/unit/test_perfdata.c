@@ -23,6 +23,8 @@ struct imported {
 	uint64_t tb[4][400];	/* timebases per cpu, in order */
 	size_t n[4];
 	uint64_t bad[4];
+	uint64_t gaps[4];
+	int gap_tick[4];	/* the interval (from 0) of the CPU's last gap */
 	int ticks;
 };
 
@@ -70,6 +72,10 @@ static void import(const uint8_t *buf, size_t len, struct imported *im)
 			continue;
 		if (ev.kind == DTL_REC_BAD)
 			im->bad[ev.cpu] += ev.value;
+		if (ev.kind == DTL_REC_GAP) {
+			im->gaps[ev.cpu] += ev.value;
+			im->gap_tick[ev.cpu] = im->ticks;
+		}
 		for (size_t i = 0; ev.kind == DTL_REC_ENTRIES && i < ev.n; i++)
 			if (im->n[ev.cpu] < 400)
 				im->tb[ev.cpu][im->n[ev.cpu]++] = dtl__be64(ev.data + i * 48 + 16);
@@ -196,7 +202,7 @@ TEST(perfdata_without_vpa_dtl_data_is_a_named_error)
 	import(buf, len, im);
 	CHECK_EQ(im->rc, -1);
 	CHECK_CONTAINS(im->err, "auxtrace type 1");
-	CHECK_CONTAINS(im->err, "offset 256");		/* header 104 + attr section 152 */
+	CHECK_CONTAINS(im->err, "offset 768");	/* header 104 + attr 152 + 64 ids */
 	free(buf);
 	free(im);
 }
@@ -237,8 +243,11 @@ TEST(perfdata_cut_off_anywhere_keeps_what_came_before)
 	struct imported *im = malloc(sizeof(*im));
 	size_t len;
 	uint8_t *buf = two_cpus(&len, 0);
-	int ok = 0;
+	uint64_t data, size;
+	int ok = 0, early = 0;
 
+	memcpy(&data, buf + 40, 8);
+	memcpy(&size, buf + 48, 8);
 	/* The header names the data size, so a cut is damage, never a crash. */
 	for (size_t cut = 0; cut < len; cut += 7) {
 		import(buf, cut, im);
@@ -247,8 +256,11 @@ TEST(perfdata_cut_off_anywhere_keeps_what_came_before)
 			continue;
 		}
 		ok++;
+		early += cut < data + size;
+		CHECK_EQ(im->n[0], 122);	/* only the features after the data are gone */
 	}
-	CHECK_EQ(ok, 0);			/* the data section lies past every cut */
+	CHECK_EQ(early, 0);			/* no cut into the data section is taken */
+	CHECK(ok > 0);
 	/* Pipe mode has no such size: a cut after data keeps the data. */
 	free(buf);
 	buf = two_cpus(&len, 1);
@@ -326,5 +338,67 @@ TEST(perfdata_real_perf_file_with_vpa_dtl_records_spliced_in)
 	free(real);
 	free(ours);
 	free(out);
+	free(im);
+}
+
+/*
+ * perf record's own records: a PARTIAL AUX record of CPU 1 covering the
+ * entries of the second second, a LOST record of CPU 2's event. Entries
+ * every 0.25 s from 1 s after boot, so each interval holds four.
+ */
+TEST(perfdata_aux_flags_and_lost_records_become_gaps_where_they_happened)
+{
+	struct pd_gen *g = pd_gen__new();
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t chunk[48 * 13], *buf;
+	size_t len;
+
+	pd_gen__auxtrace_info(g, 7);
+	for (uint32_t c = 0; c < 3; c++) {
+		pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+		for (unsigned int i = 0; i < 12; i++)
+			entry(chunk + 48 * (i + 1), BOOT_TB + TB_FREQ + i * (TB_FREQ / 4), i);
+		pd_gen__auxtrace(g, c, 0, chunk, sizeof(chunk));
+	}
+	/* entries 4-7 (AUX bytes 240-431) are the second interval's */
+	pd_gen__aux(g, 1, 48 * 5, 48 * 4, 0x4);
+	pd_gen__aux(g, 0, 0, 48 * 13, 0);		/* unflagged: no gap */
+	pd_gen__lost(g, 2, 9);
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_EQ(im->ticks, 3);
+	CHECK_EQ(im->n[1], 12);
+	CHECK_EQ(im->gaps[0], 0);
+	CHECK_EQ(im->gaps[1], 1);
+	CHECK_EQ(im->gap_tick[1], 1);			/* in the second interval */
+	CHECK_EQ(im->gaps[2], 1);
+	CHECK_EQ(im->gap_tick[2], 2);			/* somewhere: with its last entries */
+	CHECK_CONTAINS(im->warn, "t.data: AUX data had gaps in it 1 times out of 2!");
+	CHECK_CONTAINS(im->warn, "perf lost 1 records of the vpa_dtl event");
+	CHECK_EQ(im->m.mask, DTL_MASK_ALL);
+	free(buf);
+	free(im);
+}
+
+/* The event's config is the mask it traced; the host name reaches no terminal raw. */
+TEST(perfdata_mask_from_the_event_and_host_name_sanitised)
+{
+	struct pd_gen *g = pd_gen__new();
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t chunk[48 * 2], *buf;
+	size_t len;
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__config(g, 0x1);				/* vpa_dtl/dtl_cede/ */
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	entry(chunk + 48, BOOT_TB + 5, 2);
+	pd_gen__auxtrace(g, 0, 0, chunk, sizeof(chunk));
+	buf = pd_gen__finish_host(g, 0, "lpar\033]2;owned\007", &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_EQ(im->m.mask, DTL_MASK_CEDE);
+	CHECK_STR(im->m.host, "lpar?]2;owned?");
+	free(buf);
 	free(im);
 }
