@@ -149,6 +149,26 @@ check: deps-check dtltop build/dtltop-san build/unit build/unit-san build/kharne
 	tests/qemu/run.sh
 	@echo "make check: all tests passed"
 
+# The README's sample screen, made anew from the deterministic simulator.
+readme-screen: dtltop
+	scripts/readme-screen.sh >build/screen.txt
+	awk 'FNR == NR { scr = scr $$0 "\n"; next } /^<!-- screen:/ { print; print "```"; printf "%s", scr; \
+		skip = 1; next } skip && /^```$$/ { if (++n == 2) { skip = 0; print; } next } !skip' \
+		build/screen.txt README.md >build/README.new && mv build/README.new README.md
+
+# The user-space tests only: no kernel harness, cross build or QEMU.
+check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
+	build/unit
+	build/unit-san
+	DTLTOP=./dtltop tests/cli.sh
+	DTLTOP=build/dtltop-san tests/cli.sh
+	DTLTOP=./dtltop tests/truth.sh
+	DTLTOP=build/dtltop-san tests/truth.sh
+	DTLTOP=./dtltop tests/tui.sh
+	DTLTOP=build/dtltop-san tests/tui.sh
+	tests/man.sh ./dtltop man/dtltop.1
+	@echo "make check-fast: all tests passed"
+
 bench: deps dtltop build/bench
 	build/bench ./dtltop
 
@@ -178,4 +198,5 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check qemu-check setcap run check bench fuzz install clean
+.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast bench fuzz install \
+	clean readme-screen

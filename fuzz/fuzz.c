@@ -48,6 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(dtl_stats__row(s, (int)cpu, DTL_SPAN_INTERVAL, &row) == 0);
 	assert(row.dispatches + row.bad >= size / DTL_ENTRY_SIZE);
 	assert(row.preempt_ratio >= 0 && row.preempt_ratio <= 1);
+	/* whatever the entries say, waits are shares of the interval */
+	assert(row.steal_pct >= 0 && row.idle_pct >= 0 && row.steal_pct + row.idle_pct <= 100.0001);
 	assert(row.lat_p50_us <= row.lat_p99_us + 1e-9 && row.lat_p99_us <= row.lat_max_us + 1e-9);
 #elif defined(FUZZ_AUX)
 	/*

@@ -1,3 +1,3 @@
 #ifndef DTLTOP_VERSION
-#define DTLTOP_VERSION "0.1.0"
+#define DTLTOP_VERSION "0.2.0"
 #endif

@@ -180,6 +180,42 @@ expect 'interval 7, ending' "T works after the end"
 keys q
 [ ! -s "$tmp/stderr3" ] && ok || fail "replay stderr: $(cat "$tmp/stderr3")"
 
+# a mask change while recording: the screen says what is left out, and the
+# recording keeps the mask per interval, so its replay says it too
+T kill-server 2>/dev/null
+sock="$sock-4"
+T new-session -d -s t -x 150 -y 30 "$DTLTOP --sim=vcpus=8 -d 0.3 -w $tmp/mask.dtl --no-color 2>$tmp/stderr4; sleep 30"
+expect '^ +0 +[0-9]' "mask run up"
+sleep 0.7
+screen | grep -q 'partial' && fail "full mask marked partial on screen" || ok
+keys c
+expect 'partial: cede not traced' "c marks the figures partial on screen"
+sleep 1
+keys q
+for _ in $(seq 50); do T capture-pane -p -t t | grep -q '^dtltop' || break; sleep 0.1; done
+"$DTLTOP" -r "$tmp/mask.dtl" -b --csv >"$tmp/mask.csv" 2>/dev/null || fail "mask replay"
+m=$(head -1 "$tmp/mask.csv" | tr , '\n' | grep -nx mask | cut -d: -f1)
+masks=$(awk -F, -v m="$m" '$3 == "all" { print $m }' "$tmp/mask.csv" | uniq | tr '\n' ' ')
+[ "$masks" = "0x7 0x6 " ] && ok || fail "replayed masks per interval: $masks"
+"$DTLTOP" -r "$tmp/mask.dtl" -b 2>/dev/null | grep -q 'partial: cede not traced' && ok || fail "replay text not partial"
+
+# a slow simulated interval (about 20 s to compute) still quits on q at once
+T kill-server 2>/dev/null
+sock="$sock-5"
+rm -f "$tmp/exit5"
+T new-session -d -s t -x 120 -y 30 "$DTLTOP --sim=vcpus=8192,busy=0.01,slice=0.1,poll=0.1; echo EXITED >$tmp/exit5; sleep 30"
+sleep 2
+keys q
+for i in $(seq 20); do [ -f "$tmp/exit5" ] && break; sleep 0.05; done
+[ -f "$tmp/exit5" ] && ok || fail "q took more than a second during a slow interval"
+
+# the README's screen is what dtltop shows now (scripts/readme-screen.sh makes it)
+awk '/^<!-- screen:/ { on = 1; next } on && /^```$/ { n++; if (n == 2) exit; next } on && n == 1' README.md \
+	>"$tmp/readme-screen"
+DTLTOP=$DTLTOP scripts/readme-screen.sh >"$tmp/screen-now" || fail "readme-screen.sh"
+[ "$(wc -l <"$tmp/readme-screen")" -eq 24 ] && cmp -s "$tmp/readme-screen" "$tmp/screen-now" && ok \
+	|| fail "README's screen is stale (make readme-screen): $(diff "$tmp/readme-screen" "$tmp/screen-now" | head -4)"
+
 # the first session, quit with q
 T kill-server 2>/dev/null
 finish

@@ -136,17 +136,22 @@ uint64_t dtl_hist__value(unsigned int bucket)
  * Whatever began before the interval's start a belongs to earlier intervals
  * (the totals keep it); before the origin o, to no figure of ours at all.
  */
+/* How much of a wait of len ending at t lies before x (no overflow on any input). */
+static inline uint64_t wait_before(uint64_t t, uint64_t len, uint64_t x)
+{
+	if (t <= x)
+		return len;
+	return len > t - x ? len - (t - x) : 0;
+}
+
 static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o)
 {
 	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
 	uint64_t idle = r->waiting_to_ready, wait = steal + idle;
-	/* How much of the wait lies before a, and before o (timebases fit in 63 bits). */
-	int64_t begin = (int64_t)r->timebase - (int64_t)wait;
-	uint64_t before = (int64_t)a > begin ? (uint64_t)((int64_t)a - begin) : 0;
-	uint64_t lost = o && (int64_t)o > begin ? (uint64_t)((int64_t)o - begin) : 0;
+	uint64_t before = wait_before(r->timebase, wait, a);
+	uint64_t lost = o ? wait_before(r->timebase, wait, o) : 0;
 	uint64_t d, g;
 
-	before = before < wait ? before : wait;
 	lost = lost < before ? lost : before;
 	d = before < idle ? before : idle;
 	g = lost < idle ? lost : idle;
@@ -179,8 +184,8 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
 	c->steal_ticks += (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
 	c->idle_ticks += r->waiting_to_ready;
-	if (__builtin_expect(r->timebase < a + r->enqueue_to_dispatch + r->ready_to_enqueue +
-			     r->waiting_to_ready, 0) && a)
+	if (__builtin_expect(a && (r->timebase < a || r->timebase - a < (uint64_t)r->enqueue_to_dispatch +
+			     r->ready_to_enqueue + r->waiting_to_ready), 0))
 		split_wait(v, r, a, o);
 	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
 	if (r->enqueue_to_dispatch > c->lat_max)
