@@ -294,4 +294,5 @@ const struct dtl_source_ops dtl_debugfs_ops = {
 	.read = dbg_read,
 	.tick = dbg_tick,
 	.set_mask = dbg_set_mask,
+	.tb = dtl_source__hw_tb,
 };

@@ -271,4 +271,5 @@ const struct dtl_source_ops dtl_perf_ops = {
 	.read = perf_read,
 	.tick = perf_tick,
 	.set_mask = perf_set_mask,
+	.tb = dtl_source__hw_tb,
 };

@@ -119,6 +119,8 @@ struct dtl_source {
 	char detail[512];
 };
 
+/* For the live backends: the timebase register where there is one (POWER). */
+bool dtl_source__hw_tb(const struct dtl_source *src, uint64_t *tb);
 /* For the backends without a descriptor to poll: just wait. */
 void dtl_source__sleep(int ms);
 /* For the backends: CPUs online under root, within filter when it is not NULL. */

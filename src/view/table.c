@@ -62,7 +62,8 @@ void dtl_table__sort(struct dtl_table *t, int col, bool reverse)
 	sort_dir = sort_col->kind == DTL_COL_CPU ? 1 : -1;
 	if (reverse)
 		sort_dir = -sort_dir;
-	qsort(t->rows, t->n, sizeof(*t->rows), cmp);
+	if (t->n)
+		qsort(t->rows, t->n, sizeof(*t->rows), cmp);
 }
 
 void dtl_table__free(struct dtl_table *t)
