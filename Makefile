@@ -169,6 +169,11 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	tests/man.sh ./dtltop man/dtltop.1
 	@echo "make check-fast: all tests passed"
 
+# Small realistic bugs put into src/, one at a time, against the fast tests
+# (tests/mutants.sh; MUTANT=pattern runs those whose description matches).
+mutants: deps-check dtltop
+	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
+
 bench: deps dtltop build/bench
 	build/bench ./dtltop
 
@@ -198,5 +203,5 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast bench fuzz install \
+.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install \
 	clean readme-screen

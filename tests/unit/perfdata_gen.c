@@ -123,6 +123,12 @@ void pd_gen__other(struct pd_gen *g, uint32_t type, size_t payload)
 void pd_gen__auxtrace(struct pd_gen *g, uint32_t cpu, uint64_t pos, const void *data,
 		      size_t len)
 {
+	pd_gen__auxtrace_idx(g, cpu, cpu, pos, data, len);
+}
+
+void pd_gen__auxtrace_idx(struct pd_gen *g, uint32_t idx, uint32_t cpu, uint64_t pos,
+			  const void *data, size_t len)
+{
 	size_t pad = (8 - len % 8) % 8;	/* perf pads AUX data to 8 bytes */
 
 	if (g->naux < 1024) {
@@ -133,7 +139,7 @@ void pd_gen__auxtrace(struct pd_gen *g, uint32_t cpu, uint64_t pos, const void *
 	put64(g, len + pad);
 	put64(g, pos);
 	put64(g, 0);		/* reference */
-	put32(g, cpu);		/* idx: one mmap per CPU */
+	put32(g, idx);		/* the mmap's index: the CPU's unless CPUs are sparse */
 	put32(g, (uint32_t)-1);	/* tid */
 	put32(g, cpu);
 	put32(g, 0);

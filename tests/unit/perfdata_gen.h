@@ -25,6 +25,9 @@ void pd_gen__config(struct pd_gen *g, uint64_t config);
 void pd_gen__aux(struct pd_gen *g, uint32_t cpu, uint64_t offset, uint64_t size, uint64_t flags);
 /* PERF_RECORD_LOST of the CPU's vpa_dtl event. */
 void pd_gen__lost(struct pd_gen *g, uint32_t cpu, uint64_t lost);
+/* The same from mmap idx, which perf numbers densely: CPUs 0,8,16 are idx 0,1,2. */
+void pd_gen__auxtrace_idx(struct pd_gen *g, uint32_t idx, uint32_t cpu, uint64_t pos,
+			  const void *data, size_t len);
 /*
  * The whole file; the caller frees it. pipe: the 16-byte pipe-mode header
  * and a HEADER_ATTR record; else perf's file header, the attr with one id

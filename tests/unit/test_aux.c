@@ -218,3 +218,71 @@ TEST(ring_walk_stops_at_impossible_sizes)
 	CHECK_EQ(news.bad, 2);
 	free(m.base);
 }
+
+/* perf_event.h: TRUNCATED 0x1, OVERWRITE 0x2, PARTIAL 0x4, COLLISION 0x8; one at a time. */
+TEST(ring_walk_counts_each_aux_flag_alone)
+{
+	static const struct {
+		uint64_t flags, truncated, partial, collision;
+	} cases[] = {
+		{ 0x01, 1, 0, 0 }, { 0x04, 0, 1, 0 }, { 0x08, 0, 0, 1 }, { 0x02, 0, 0, 0 },
+		{ 0x00, 0, 0, 0 }, { 0x0d, 1, 1, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct img m = { calloc(1, 256), 256, 0 };
+		struct dtl_ring_news news = { 0 };
+		uint64_t aux[3] = { 0, 480, cases[i].flags };
+
+		put_rec(&m, 11, aux, 3);
+		CHECK_EQ(dtl_ring__parse(m.base, m.size, 0, m.head, &news), m.head);
+		CHECK_EQ(news.aux_records, 1);
+		if (news.truncated != cases[i].truncated || news.partial != cases[i].partial ||
+		    news.collision != cases[i].collision)
+			T_FAIL("flags 0x%llx: truncated %llu partial %llu collision %llu",
+			       (unsigned long long)cases[i].flags, (unsigned long long)news.truncated,
+			       (unsigned long long)news.partial, (unsigned long long)news.collision);
+		free(m.base);
+	}
+}
+
+/* A ring exactly full (head - tail == size) is whole data, not garbage. */
+TEST(aux_and_main_rings_exactly_full_are_read_whole)
+{
+	struct img m = { calloc(1, 480), 480, 0 };
+	struct img r = { calloc(1, 256), 256, 64 };
+	struct dtl_ring_news news = { 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 16];
+	uint64_t lost[2] = { 1, 2 };
+	size_t n;
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	for (int i = 0; i < 9; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(m.head, m.size);
+	n = dtl_aux__consume(&a, m.base, m.head, out, 16);
+	CHECK_EQ(n, 9);
+	CHECK_EQ(seq_of(out + 8 * 48), 8);
+	CHECK_EQ(a.pos, m.size);
+	CHECK_EQ(a.junk_bytes, 0);
+	/* and once more, a lap later: 10 entries fill it again */
+	for (int i = 0; i < 10; i++)
+		put_entry(&m, 9 + (uint64_t)i);
+	n = dtl_aux__consume(&a, m.base, m.head, out, 16);
+	CHECK_EQ(n, 10);
+	CHECK_EQ(seq_of(out), 9);
+	CHECK_EQ(a.junk_bytes, 0);
+	for (int i = 0; i < 256 / 24; i++)
+		put_rec(&r, 2, lost, 2);	/* 10 records of 24 bytes: 240 of 256 */
+	lost[1] = 0;
+	put_rec(&r, 3, lost, 1);		/* and one of 16: exactly full */
+	CHECK_EQ(r.head - 64, r.size);
+	CHECK_EQ(dtl_ring__parse(r.base, r.size, 64, r.head, &news), r.head);
+	CHECK_EQ(news.bad, 0);
+	CHECK_EQ(news.records, 11);
+	CHECK_EQ(news.lost, 20);
+	free(m.base);
+	free(r.base);
+}

@@ -214,3 +214,26 @@ TEST(auto_source_picks_debugfs_when_present)
 	dtl_source__close(s);
 	fakeroot_free(root);
 }
+
+/* A mask change whose reopen fails puts the old mask back, in the file and the source. */
+TEST(debugfs_failed_mask_change_restores_the_old_mask)
+{
+	const char *root = lpar(2);
+	char err[1024], mask[16], path[4096], moved[4096];
+	struct dtl_source *s = open_dbg(root, DTL_MASK_ALL, err, sizeof(err));
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	snprintf(path, sizeof(path), "%s/" DIR "cpu-1", root);
+	snprintf(moved, sizeof(moved), "%s/" DIR "gone", root);
+	CHECK_EQ(rename(path, moved), 0);	/* cpu-1 cannot be reopened */
+	CHECK_EQ(dtl_source__set_mask(s, DTL_MASK_CEDE, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "cpu-1");
+	CHECK_EQ(dtl_source__mask(s), DTL_MASK_ALL);
+	fakeroot_read(root, DIR "dtl_event_mask", mask, sizeof(mask));
+	CHECK_STR(mask, "0x7\n");
+	rename(moved, path);
+	dtl_source__close(s);
+	fakeroot_free(root);
+}

@@ -25,6 +25,8 @@ struct imported {
 	uint64_t bad[4];
 	uint64_t gaps[4];
 	int gap_tick[4];	/* the interval (from 0) of the CPU's last gap */
+	int per_tick[4][8];	/* entries of the CPU in each interval */
+	uint64_t tick_ts[8];
 	int ticks;
 };
 
@@ -66,8 +68,12 @@ static void import(const uint8_t *buf, size_t len, struct imported *im)
 	r = dtl_rec_reader__open(out, "t.dtl", &im->m, im->err, sizeof(im->err));
 	CHECK(r != NULL);
 	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind == DTL_REC_TICK && im->ticks < 8)
+			im->tick_ts[im->ticks] = ev.ts_ns;
 		if (ev.kind == DTL_REC_TICK)
 			im->ticks++;
+		if (ev.kind == DTL_REC_ENTRIES && ev.cpu < 4 && im->ticks < 8)
+			im->per_tick[ev.cpu][im->ticks] += (int)ev.n;
 		if (ev.cpu >= 4)
 			continue;
 		if (ev.kind == DTL_REC_BAD)
@@ -401,4 +407,89 @@ TEST(perfdata_mask_from_the_event_and_host_name_sanitised)
 	CHECK_STR(im->m.host, "lpar?]2;owned?");
 	free(buf);
 	free(im);
+}
+
+/*
+ * The 6.18 driver's stale tail for the other AUX sizes: L = size - threshold
+ * * 48 with threshold = (size - 32) / 48, so 48 bytes for 12 KiB (12288 =
+ * 256 * 48) and 64 bytes for 64 KiB (65536 = 1365 * 48 + 16).
+ */
+TEST(perfdata_wrap_junk_of_48_and_64_bytes)
+{
+	static const struct {
+		uint64_t size, junk;
+	} cases[] = { { 12288, 48 }, { 65536, 64 } };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct pd_gen *g = pd_gen__new();
+		const size_t before = 4, after = 6, threshold = (cases[k].size - 32) / 48;
+		uint8_t chunk[48 * 11 + 64] = { 0 };
+		struct imported *im = malloc(sizeof(*im));
+		uint8_t *buf;
+		size_t len, off = 0;
+
+		CHECK_EQ(cases[k].size - threshold * 48, cases[k].junk);
+		pd_gen__auxtrace_info(g, 7);
+		pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+		pd_gen__auxtrace(g, 0, 0, chunk, 48);
+		for (size_t i = 0; i < before; i++, off += 48)
+			entry(chunk + off, BOOT_TB + 10 + i, (unsigned int)i);
+		memset(chunk + off, 0, cases[k].junk);
+		off += cases[k].junk;
+		for (size_t i = 0; i < after; i++, off += 48)
+			entry(chunk + off, BOOT_TB + 100 + i, (unsigned int)i);
+		pd_gen__auxtrace(g, 0, (threshold - before) * 48, chunk, off);
+		buf = pd_gen__finish(g, 0, &len);
+		import(buf, len, im);
+		CHECK_EQ(im->rc, 0);
+		CHECK_EQ(im->n[0], before + after);
+		CHECK_EQ(im->tb[0][before], BOOT_TB + 100);
+		CHECK_EQ(im->tb[0][before + after - 1], BOOT_TB + 100 + after - 1);
+		CHECK_EQ(im->bad[0], 1);
+		free(im);
+		free(buf);
+	}
+}
+
+/*
+ * CPUs 1 and 3 recorded through mmaps 0 and 1: entries go by the record's
+ * cpu field. Intervals start at the first entry (2 s after boot) and an
+ * entry exactly on an edge opens the next one; rows are stamped with time
+ * since boot: the first interval ends 3 s after it.
+ */
+TEST(perfdata_cpu_field_edges_and_timestamps)
+{
+	struct pd_gen *g = pd_gen__new();
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t chunk[48 * 4], *buf;
+	size_t len;
+	const uint64_t t0 = BOOT_TB + 2 * TB_FREQ;
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	entry(chunk + 48, t0, 1);
+	entry(chunk + 96, t0 + TB_FREQ - 1, 2);		/* the last tick of the first second */
+	entry(chunk + 144, t0 + TB_FREQ, 3);		/* exactly on the edge: the second */
+	pd_gen__auxtrace_idx(g, 0, 1, 0, chunk, sizeof(chunk));
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	entry(chunk + 48, t0 + 2 * TB_FREQ + 5, 4);
+	pd_gen__auxtrace_idx(g, 1, 3, 0, chunk, 96);
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_EQ(im->n[0], 0);
+	CHECK_EQ(im->n[1], 3);
+	CHECK_EQ(im->n[3], 1);
+	CHECK(dtl_cpuset__has(&im->m.cpus, 1) && dtl_cpuset__has(&im->m.cpus, 3));
+	CHECK(!dtl_cpuset__has(&im->m.cpus, 0));
+	CHECK_EQ(im->ticks, 3);
+	CHECK_EQ(im->per_tick[1][0], 2);
+	CHECK_EQ(im->per_tick[1][1], 1);
+	CHECK_EQ(im->per_tick[3][2], 1);
+	CHECK_EQ(im->m.start_ns, 2000000000ull);
+	CHECK_EQ(im->m.start_tb, t0);
+	CHECK_EQ(im->tick_ts[0], 3000000000ull);
+	CHECK_EQ(im->tick_ts[2], 5000000000ull);
+	free(im);
+	free(buf);
 }

@@ -1,0 +1,148 @@
+#!/bin/bash
+# Mutation testing of the code that makes the numbers users see: each line of
+# MUTANTS below is a small realistic bug, put into a copy of the tree one at a
+# time; the fast tests (unit, cli.sh, truth.sh, man.sh, tui.sh, as make
+# check-fast runs them, without the sanitizer builds) must fail on it.
+# Prints each survivor and the score. Not part of make check (it takes about
+# half an hour); run it with `make mutants`, or `tests/mutants.sh PATTERN` for
+# the mutants whose description matches.
+#
+# A line is: file ^ text as it is (it must occur exactly once) ^ text of the
+# bug ^ what a user would see. '\n' and '\t' stand for a newline and a tab.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ONLY=${1:-}
+B=$PWD/build/mutants
+CC=${CC:-cc}
+FLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -w ${MUT_CFLAGS:-}"
+LIBS=${MUT_LIBS:?run through make mutants}
+
+MUTANTS=$(cat <<'EOF'
+src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
+src/stats/stats.c ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
+src/stats/stats.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last
+src/stats/stats.c ^ c->steal_ticks += (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue; ^ c->steal_ticks += (uint64_t)r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
+src/stats/stats.c ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
+src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
+src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
+src/stats/stats.c ^ c->migrations += v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ c->migrations += v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
+src/stats/stats.c ^ \tto->lost += c->lost;\n ^  ^ since-start totals drop lost entries
+src/stats/stats.c ^ row->preempt_ratio = c->dispatches ? (double)c->involuntary ^ row->preempt_ratio = c->dispatches ? (double)c->faults ^ INVOL% shows faults
+src/stats/stats.c ^ * 1e6 *\n\t\t\t (nr_vcpus ? nr_vcpus : 1); ^ * 1e6; ^ partition steal % not divided by vCPUs
+src/stats/stats.c ^ \tv->carry_steal += d - g; ^ \tv->carry_steal += d; ^ totals count steal from before the start
+src/stats/stats.c ^ \tif (s->seen_tb > b)\n\t\tb = s->seen_tb;\n ^  ^ late entries do not move the interval's end
+src/stats/stats.c ^ \ts->cur_mask = s->mask; ^ \ts->cur_mask = DTL_MASK_ALL; ^ a narrower mask not carried into the next interval
+src/stats/stats.c ^ (unsigned int)cpu >= s->nr_cpus ||\n\t\t\t\t   !s->v[cpu].online)) ^ (unsigned int)cpu >= s->nr_cpus)) ^ offline CPUs still get rows
+src/stats/stats.c ^ \tto->gaps += c->gaps;\n ^  ^ gaps never reach the partition row
+src/stats/stats.c ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7); ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 2)) & 7); ^ histogram sub-buckets wrong
+src/stats/stats.c ^ \t\tsplit_wait(v, r, a, o); ^ \t\t(void)o; ^ waits not split at interval edges
+src/capture/dtl.c ^ case 2: case 3: case 7: case 8: ^ case 2: case 3: case 7: ^ hcall_adjunct maps to the preempt bit
+src/capture/dtl.c ^ put_be(p + 8, r->ready_to_enqueue, 4); ^ put_be(p + 8, r->waiting_to_ready, 4); ^ encoder writes the wrong wait
+src/capture/dtl.c ^ if (n == strlen(mask_words[i].word) && ^ if (n <= strlen(mask_words[i].word) && ^ -e accepts a prefix (-e c)
+src/capture/aux.c ^ if (head < tail || head - tail > size) { ^ if (head < tail || head - tail >= size) { ^ an exactly full main ring taken for garbage
+src/capture/aux.c ^ news->partial += !!(flags & AUX_FLAG_PARTIAL); ^ news->partial += !!(flags & AUX_FLAG_TRUNCATED); ^ PARTIAL read as TRUNCATED
+src/capture/aux.c ^ news->collision += !!(flags & AUX_FLAG_COLLISION); ^ news->collision += 0; ^ COLLISION ignored
+src/capture/aux.c ^ if (!a->size || head < a->pos || head - a->pos > a->size) { ^ if (!a->size || head < a->pos || head - a->pos >= a->size) { ^ an exactly full AUX ring dropped as junk
+src/capture/perfdata.c ^ pd->partial += (flags & AUX_PARTIAL) != 0; ^ pd->partial += (flags & AUX_TRUNCATED) != 0; ^ perf.data PARTIAL not counted
+src/capture/perfdata.c ^ while (s->have_next && dtl__be64(s->next + 16) < edge) { ^ while (s->have_next && dtl__be64(s->next + 16) <= edge) { ^ an entry on the edge in the earlier interval
+src/capture/perfdata.c ^ (!s->have_next || s->gap[s->gi] <= s->next_pos) ^ (!s->have_next || s->gap[s->gi] < s->next_pos) ^ a gap one interval late
+src/capture/perfdata.c ^ \tdtl_sanitize(host);\n ^  ^ perf.data host name reaches the terminal raw
+src/capture/perfdata.c ^ s = stream_of(pd, le32(r + 40)); ^ s = stream_of(pd, le32(r + 32)); ^ entries filed by mmap index, not CPU
+src/capture/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 32; l < 64; l += 16) ^ 64-byte wrap junk misparsed
+src/capture/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
+src/capture/perfdata.c ^ double ns = (double)(t0 - pd->boot_tb) ^ double ns = (double)(t0) ^ perf.data times not from boot
+src/capture/perfdata.c ^ \t\t\t\tgaps += passed_gaps(s);\n\t\t\t\tmemcpy ^ \t\t\t\tmemcpy ^ gaps inside an interval's entries dropped
+src/capture/record.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
+src/capture/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
+src/capture/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
+src/capture/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
+src/capture/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
+src/capture/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
+src/capture/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset ^ replay -C shows and writes every CPU
+src/capture/replay.c ^ \t\t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t\t; ^ a recorded mask change ignored
+src/capture/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
+src/view/columns.c ^ r->cpu == DTL_ROW_SELECTED ? "selected" : NULL; ^ r->cpu == DTL_ROW_SELECTED ? "all" : NULL; ^ -C aggregate labelled all
+src/view/table.c ^ \treturn x->cpu - y->cpu; ^ \treturn (x->cpu - y->cpu) * sort_dir; ^ ties follow the sort direction
+src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "%u", r->mask); ^ mask column in decimal
+src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0
+src/opts.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
+src/opts.c ^ if (o->have_mask && o->src.kind == DTL_SOURCE_REPLAY) { ^ if (0) { ^ -e silently ignored by a replay
+src/main.c ^ \tif (!a->paused) {\n\t\trefill(a, a->table.ts_ns); ^ \tif (1) {\n\t\trefill(a, a->table.ts_ns); ^ pause does not freeze the rows
+src/main.c ^ \t\tsync_mask(a);\n\t\tif (a->rec ^ \t\tif (a->rec ^ a replay's mask changes reach the stats late
+src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
+src/capture/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
+src/capture/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a FIFO under --root hangs
+EOF
+)
+
+mkdir -p "$B/obj" "$B/tree"
+# A copy of the tree to mutate, and every object built once.
+rsync -a --delete --exclude build --exclude .git ./ "$B/tree/" 2>/dev/null ||
+	{ rm -rf "$B/tree" && mkdir -p "$B/tree" && tar cf - --exclude=./build --exclude=./.git . |
+		tar xf - -C "$B/tree"; }
+mkdir -p "$B/tree/build"
+ln -sfn "$PWD/build/libperf" "$B/tree/build/libperf"
+cd "$B/tree" || exit 1
+APP=$(ls src/*.c src/*/*.c)
+UNIT=$(ls tests/unit/*.c)
+obj() { echo "$B/obj/$(echo "$1" | tr / _).o"; }
+for f in $APP $UNIT; do
+	$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" || { echo "mutants.sh: cannot build $f" >&2; exit 1; }
+done
+link() {
+	local app=() unit=()
+	for f in $APP; do app+=("$(obj "$f")"); done
+	for f in $UNIT; do unit+=("$(obj "$f")"); done
+	local core=()
+	for o in "${app[@]}"; do
+		case $o in *src_main.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
+	done
+	$CC -o dtltop "${app[@]}" $LIBS && $CC -o build/unit "${core[@]}" "${unit[@]}" $LIBS
+}
+link || exit 1
+fast_tests() {
+	timeout 120 build/unit >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout 300 tests/cli.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout 300 tests/truth.sh >/dev/null 2>&1 &&
+		timeout 120 tests/man.sh ./dtltop man/dtltop.1 >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout 300 tests/tui.sh >/dev/null 2>&1
+}
+fast_tests </dev/null || { echo "mutants.sh: the tests fail on the unmutated tree" >&2; exit 1; }
+
+total=0 killed=0 survivors=()
+while IFS='^' read -r file from to what; do
+	file=${file% } from=${from# } from=${from% } to=${to# } to=${to% } what=${what# }
+	[ -z "$file" ] && continue
+	[ -n "$ONLY" ] && ! grep -q -- "$ONLY" <<<"$what" && continue
+	total=$((total + 1))
+	cp "$file" "$file.orig"
+	n=$(FROM="$from" perl -0ne '$f = $ENV{FROM}; $f =~ s/\\n/\n/g; $f =~ s/\\t/\t/g;
+		$c = () = /\Q$f\E/g; print $c' "$file")
+	if [ "$n" != 1 ]; then
+		echo "BROKEN ($n matches): $file: $what"
+		survivors+=("broken: $what")
+		continue
+	fi
+	FROM="$from" TO="$to" perl -0pi -e '$f = $ENV{FROM}; $t = $ENV{TO};
+		for ($f, $t) { s/\\n/\n/g; s/\\t/\t/g }
+		s/\Q$f\E/$t/' "$file"
+	o=$(obj "$file")
+	mv "$o" "$o.orig"
+	if ! $CC $FLAGS -Isrc -c -o "$o" "$file" 2>/dev/null || ! link 2>/dev/null; then
+		echo "BROKEN (does not build): $file: $what"
+		survivors+=("broken: $what")
+	elif fast_tests </dev/null; then
+		echo "SURVIVED: $file: $what"
+		survivors+=("$file: $what")
+	else
+		echo "killed: $what"
+		killed=$((killed + 1))
+	fi
+	mv "$file.orig" "$file"
+	mv "$o.orig" "$o"
+done <<<"$MUTANTS"
+link
+echo
+echo "mutants.sh: $killed of $total mutants killed ($((total ? killed * 100 / total : 0)) %)"
+for s in "${survivors[@]}"; do echo "  survivor: $s"; done
+[ "$killed" -eq "$total" ]
