@@ -41,9 +41,21 @@ expect 'totals reset' "r resets the totals"
 keys i
 if wait_for '\[since start\]' 1; then sleep 0.5; screen | grep -q '\[since start\]' && fail "i did not switch back" || ok; else ok; fi
 
-# mask toggles take effect at once and show in the header
+# mask toggles take effect at once and show in the header, and in the figures: with
+# cede off, the CEDE column of every row is 0 once an interval has passed
+cede_col() { screen | awk '/^ +\*?CPU/ { for (i = 1; i <= NF; i++) if ($i == "CEDE" || $i == "*CEDE") print i }'; }
+cedes() { local k; k=$(cede_col); screen | awk -v k="$k" '/^ +[0-9]+ +[0-9.]+ / { print $k }' | head -20; }
 keys c
 expect 'mask preempt,fault \(0x6\)' "c clears the cede bit"
+sleep 0.8
+v=$(cedes)
+[ -n "$v" ] && [ -z "$(grep -v '^0$' <<<"$v")" ] && ok || fail "cede off, yet CEDE counts: $(echo $v)"
+keys a
+sleep 0.8
+v=$(cedes)
+[ -n "$(grep -v '^0$' <<<"$v")" ] && ok || fail "cede back on, yet no CEDE counted: $(echo $v)"
+keys c
+expect 'mask preempt,fault \(0x6\)' "c clears the cede bit again"
 keys p
 expect 'mask fault \(0x4\)' "p clears the preempt bit"
 keys f
@@ -72,7 +84,8 @@ sorted=$(echo "$rates" | sort -rn)
 keys R
 sleep 0.7
 rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
-[ "$rates" = "$(echo "$rates" | sort -n)" ] && ok || fail "R did not reverse: $rates"
+[ -n "$rates" ] && [ "$rates" = "$(echo "$rates" | sort -n)" ] && [ "$rates" != "$sorted" ] && ok \
+	|| fail "R did not reverse: $rates"
 keys '<' R
 
 # scrolling
