@@ -93,7 +93,7 @@ link() {
 	local app=() unit=()
 	for f in $APP; do app+=("$(obj "$f")"); done
 	for f in $UNIT; do unit+=("$(obj "$f")"); done
-	local core=()
+	local core=() o
 	for o in "${app[@]}"; do
 		case $o in *src_main.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
 	done

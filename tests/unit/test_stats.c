@@ -335,3 +335,27 @@ TEST(stats_rows_carry_the_mask_and_gaps)
 	CHECK_EQ(row.gaps, 5);
 	dtl_stats__delete(s);
 }
+
+/* A wait that began before the capture did belongs to no figure, not even the totals. */
+TEST(stats_wait_before_the_capture_start_is_nobodys)
+{
+	struct dtl_stats *s = two_cpus();
+	struct dtl_rec r1 = rec(1100, 3, 4, 1, 300, 0, 200);	/* idle 600-800, steal 800-1100 */
+	struct dtl_rec r2 = rec(2600, 3, 4, 1, 700, 0, 0);	/* steal 1900-2600 */
+	struct dtl_row row;
+
+	dtl_stats__start_at(s, 1000);
+	dtl_stats__add(s, 0, &r1);
+	dtl_stats__end_at(s, 2000);
+	dtl_stats__end_interval(s, 0.001);
+	dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row);
+	CHECK_NEAR(row.steal_us, 100, 1e-9);
+	CHECK_NEAR(row.idle_us, 0, 1e-9);
+	dtl_stats__add(s, 0, &r2);
+	dtl_stats__end_at(s, 3000);
+	dtl_stats__end_interval(s, 0.001);
+	dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &row);
+	CHECK_NEAR(row.steal_us, 100 + 700, 1e-9);	/* 100 after the start, and r2 whole */
+	CHECK_NEAR(row.idle_us, 0, 1e-9);
+	dtl_stats__delete(s);
+}
