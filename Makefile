@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # dtltop - see README.md. `make run` and `make check` install what they need.
 
 PREFIX ?= /usr/local

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench.c - `make bench`: each figure beside a baseline measured in the
  * same run, reported as a ratio.

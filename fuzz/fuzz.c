@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fuzz.c - libFuzzer targets for every parser of outside bytes; pick one
  * with -DFUZZ_<NAME>. Each asserts the parser's own promises, not just

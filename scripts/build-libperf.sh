@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build libperf (tools/lib/perf) from Debian's kernel source package into DIR,
 # once: DIR/include/perf/*.h, DIR/libperf.a and DIR/libapi.a (static linking
 # needs both). Only the nine paths libperf's build reads are extracted.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Install what dtltop needs, on Debian or Ubuntu, if missing.
 #   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev libcap-dev
 #                          libzstd-dev zlib1g-dev,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Print the screen the README shows: dtltop's first interval of the simulated
 # pool in a 100x24 terminal, captured through tmux as a person would see it.
 # The simulator makes each interval exactly, so the figures never vary;

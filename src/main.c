@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c - build one source, one stats, one view, and run the interval loop:
  * drain the source until the interval ends, fold entries, show the interval.

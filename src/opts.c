@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * opts.c - getopt_long over dtltop's options; every bad value gets a
  * message naming it.

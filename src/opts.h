@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * opts.h - dtltop's settings, parsed from the command line in one place.
  */

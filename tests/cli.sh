@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Command-line behaviour: batch output, determinism, the debugfs source on a
 # fake root, and one-line errors with exit status 2 for bad input.
 cd "$(dirname "$0")/.." || exit 1

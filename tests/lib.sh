@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for the shell tests: fail() records, check_* assert.
 : "${DTLTOP:=./dtltop}"
 DTLTOP=$(cd "$(dirname "$DTLTOP")" && pwd)/$(basename "$DTLTOP")

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The man page is lint-clean and documents every option, column and key.
 cd "$(dirname "$0")/.." || exit 1
 bin=${1:-./dtltop} man=${2:-man/dtltop.1}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Mutation testing of the code that makes the numbers users see: each line of
 # MUTANTS below is a small realistic bug, put into a copy of the tree one at a
 # time; the fast tests (unit, cli.sh, truth.sh, man.sh, tui.sh, as make
@@ -46,7 +47,7 @@ src/capture/aux.c ^ if (!a->size || head < a->pos || head - a->pos > a->size) { 
 src/capture/perfdata.c ^ pd->partial += (flags & AUX_PARTIAL) != 0; ^ pd->partial += (flags & AUX_TRUNCATED) != 0; ^ perf.data PARTIAL not counted
 src/capture/perfdata.c ^ while (s->have_next && dtl__be64(s->next + 16) < edge) { ^ while (s->have_next && dtl__be64(s->next + 16) <= edge) { ^ an entry on the edge in the earlier interval
 src/capture/perfdata.c ^ (!s->have_next || s->gap[s->gi] <= s->next_pos) ^ (!s->have_next || s->gap[s->gi] < s->next_pos) ^ a gap one interval late
-src/capture/perfdata.c ^ \tdtl_sanitize(host);\n ^  ^ perf.data host name reaches the terminal raw
+src/capture/record.c ^ \t\tdtl_sanitize(v);\n ^  ^ a recording's host name reaches the terminal raw
 src/capture/perfdata.c ^ s = stream_of(pd, le32(r + 40)); ^ s = stream_of(pd, le32(r + 32)); ^ entries filed by mmap index, not CPU
 src/capture/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 32; l < 64; l += 16) ^ 64-byte wrap junk misparsed
 src/capture/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
@@ -97,7 +98,9 @@ link() {
 	for o in "${app[@]}"; do
 		case $o in *src_main.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
 	done
-	$CC -o dtltop "${app[@]}" $LIBS && $CC -o build/unit "${core[@]}" "${unit[@]}" $LIBS
+	# through new names: a test's leftover process may still run the old binaries
+	$CC -o dtltop.new "${app[@]}" $LIBS && $CC -o build/unit.new "${core[@]}" "${unit[@]}" $LIBS &&
+		mv -f dtltop.new dtltop && mv -f build/unit.new build/unit
 }
 link || exit 1
 fast_tests() {
@@ -128,8 +131,8 @@ while IFS='^' read -r file from to what; do
 		s/\Q$f\E/$t/' "$file"
 	o=$(obj "$file")
 	mv "$o" "$o.orig"
-	if ! $CC $FLAGS -Isrc -c -o "$o" "$file" 2>/dev/null || ! link 2>/dev/null; then
-		echo "BROKEN (does not build): $file: $what"
+	if ! $CC $FLAGS -Isrc -c -o "$o" "$file" 2>"$B/build.err" || ! link 2>>"$B/build.err"; then
+		echo "BROKEN (does not build): $file: $what: $(head -3 "$B/build.err")"
 		survivors+=("broken: $what")
 	elif fast_tests </dev/null; then
 		echo "SURVIVED: $file: $what"
@@ -143,6 +146,8 @@ while IFS='^' read -r file from to what; do
 done <<<"$MUTANTS"
 link
 echo
-echo "mutants.sh: $killed of $total mutants killed ($((total ? killed * 100 / total : 0)) %)"
+pct=0
+[ "$total" -gt 0 ] && pct=$((killed * 100 / total))
+echo "mutants.sh: $killed of $total mutants killed ($pct %)"
 for s in "${survivors[@]}"; do echo "  survivor: $s"; done
 [ "$killed" -eq "$total" ]

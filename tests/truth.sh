@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Every figure true or visibly marked, every loss visible: steal within the
 # interval, masks, gaps from real perf.data files, replay re-aggregation, and
 # the bad input that used to hang, crash or mislead. Expected values come from
@@ -60,6 +61,9 @@ expect_error "-e with -r" "-e does not apply to -r" -r "$tmp/half.dtl" -b -e ced
 "$DTLTOP" -r "$tmp/sub.dtl" -b --csv >"$tmp/sub2.csv" || fail "replay of the -C recording"
 [ "$(awk -F, 'NR > 1 { print $3 }' "$tmp/sub2.csv" | sort -u | tr '\n' ' ')" = "1 2 all " ] && ok \
 	|| fail "replay -C -w wrote other CPUs: $(awk -F, 'NR > 1 { print $3 }' "$tmp/sub2.csv" | sort -u | tr '\n' ' ')"
+# and it holds only their entries: about half the bytes of the four CPUs'
+[ "$(stat -c %s "$tmp/sub.dtl")" -lt $(($(stat -c %s "$tmp/half.dtl") * 3 / 4)) ] && ok \
+	|| fail "replay -C -w recorded other CPUs' entries too"
 # the selected CPUs' rows are the original recording's rows
 cmp -s <(grep -E '^[^,]*,[^,]*,[12],' "$tmp/half.csv") <(grep -E '^[^,]*,[^,]*,[12],' "$tmp/sub2.csv") && ok \
 	|| fail "replay -C -w changed the selected CPUs' rows"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The TUI as a person uses it: tmux runs dtltop, send-keys types, capture-pane
 # reads the screen. Each step waits for what it expects (up to a deadline).
 cd "$(dirname "$0")/.." || exit 1

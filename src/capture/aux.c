@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * aux.c - take DTL entries out of an AUX ring image, and perf records out of
  * a main ring image. The trick for both: absolute positions, reduced modulo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * aux.h - the vpa_dtl AUX stream and the perf main ring, parsed from ring
  * images: pure functions, no I/O, so tests build the images the kernel would.

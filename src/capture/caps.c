@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * caps.c - the capabilities dtltop holds, and when.
  *

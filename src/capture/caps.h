@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * caps.h - least privilege with libcap: check before opening, then keep
  * nothing but CAP_PERFMON in the permitted set, raised only to (re)open.

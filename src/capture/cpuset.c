@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpuset.c - parse "0-7,16" lists (sysfs "online", and the -C option).
  */

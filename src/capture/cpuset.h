@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpuset.h - CPU lists in the kernel's "0-7,16" syntax, as a fixed bitmap.
  */

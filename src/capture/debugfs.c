@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * debugfs.c - the pre-6.18 DTL interface, <debugfs>/powerpc/dtl/cpu-N.
  *

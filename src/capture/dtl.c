@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dtl.c - reason tables, encoding and event-mask text for DTL entries.
  *

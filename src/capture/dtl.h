@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dtl.h - the Dispatch Trace Log entry as PHYP writes it, and its decoded form.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perf.c - the vpa_dtl PMU through libperf: one sampling event per CPU, its
  * main ring for PERF_RECORD_AUX/LOST, its AUX area for the DTL entries.

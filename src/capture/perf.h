@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perf.h - the vpa_dtl perf PMU source's parts that tests drive directly:
  * discovery on a --root tree, and per-CPU events of any type, so the libperf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perf_source.c - the vpa_dtl PMU as a dtltop source: discovery, privileges,
  * mask changes by reopening, CPU hotplug, and user-space filtering where the

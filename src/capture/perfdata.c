@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perfdata.c - a perf.data made by `perf record -a -e vpa_dtl/dtl_all/`,
  * turned into a dtltop recording so that it replays like one.
@@ -437,9 +438,9 @@ static void hostname(struct pd *pd, uint8_t *hdr, char *host, size_t hostlen)
 		n = le32(buf);
 		if (n > size - 4)
 			n = (uint32_t)(size - 4);
+		/* control bytes are the recording reader's to replace, as for any header text */
 		snprintf(host, hostlen, "%.*s", (int)strnlen((const char *)buf + 4, n),
 			 (const char *)buf + 4);
-		dtl_sanitize(host);
 	}
 	free(buf);
 }

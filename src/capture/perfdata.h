@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perfdata.h - perf.data with vpa_dtl AUX data, converted to a recording.
  */

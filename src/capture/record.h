@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.h - dtltop recordings (-w FILE, -r FILE); the format is specified
  * in man/dtltop-format.5.

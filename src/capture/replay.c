@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * replay.c - a recording (-r FILE) as a source: the same chunks, masks,
  * hotplug events and interval boundaries as when it was recorded.

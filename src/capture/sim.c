@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim.c - a simulated shared-processor pool that writes DTL entries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim.h - the simulated shared-processor pool's parameters (--sim=...).
  */

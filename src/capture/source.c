@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * source.c - pick a backend (--source=auto) and forward calls to it.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * source.h - where DTL entries come from: one interface, several backends.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sys.c - read the few /proc and /sys facts dtltop needs, relative to --root.
  */

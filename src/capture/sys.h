@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sys.h - facts read from /proc and /sys under a root that tests can fake.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.c - fold DTL entries into per-vCPU counters; turn counters into rows.
  *

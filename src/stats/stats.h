@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.h - per-vCPU DTL figures, pure: entries in, numbers out.
  *

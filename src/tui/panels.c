@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * panels.c - header, table, status line and help, each drawn from the model.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * panels.h - the parts of the screen; private to src/tui/.
  */

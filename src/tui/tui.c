@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui.c - terminal set-up, keys and view state (scroll, sort, help, prompt).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tui.h - the ncurses view: panels drawn from a model, keys turned into
  * actions that main applies (it owns the source and the stats).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * columns.c - build the column table once: fixed figures, then one column
  * per distinct reason name (dispatch code 5 shares code 1's name, so both

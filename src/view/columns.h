@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * columns.h - the one table of output columns: CSV schema, batch text, TUI,
  * help legend, --list-fields and the man-page check all read it.

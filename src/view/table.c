@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * table.c - turn stats into sorted rows, and write rows as CSV or text.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * table.h - the model every view draws: one interval's rows, sorted.
  */

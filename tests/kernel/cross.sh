@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # kernel/vpa-dtl.c in a real Linux tree: Debian's linux-source-6.12, with
 # kernel/README's steps, cross-built for ppc64le with W=1, then checkpatch
 # --strict (and sparse when installed). The tree is cached in build/ktree.

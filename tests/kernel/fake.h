@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fake.h - the harness side of the fakes: the hypervisor, the perf core's
  * ring buffer and syscalls, and the counters the tests assert on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fake_kernel.c - the kernel services vpa-dtl.c calls, with the checks a
  * debug kernel would make, and the fake hypervisor behind register_dtl().

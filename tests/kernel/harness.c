@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * harness.c - the perf core's side of the PMU contract, as far as the tests
  * need it, following kernel/events/core.c's order of calls.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * harness.h - what the perf core and user space do around the PMU: open,
  * mmap the AUX area, enable, let the timer fire, consume, close.

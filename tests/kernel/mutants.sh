@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Each upstream defect, put back into a copy of kernel/vpa-dtl.c the way the
 # 6.18 driver has it: the harness must fail for every one. This proves the
 # tests test something, defect by defect.

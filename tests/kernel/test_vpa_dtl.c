@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The vpa_dtl PMU driver, unmodified, against the fakes: one test per defect
  * of the upstream 6.18 driver (dtl-abi.md section 5 and the v1 review), each

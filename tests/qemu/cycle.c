@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cycle.c - runs inside the QEMU test (tests/qemu/init.sh): vpa_dtl events
  * on every CPU, with their ring and AUX area mapped as perf does, opened and

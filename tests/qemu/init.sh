@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # /init of the QEMU test (tests/qemu/run.sh): each scenario prints one
 # "PASS: name" or "FAIL: name: why" line on the console, then the machine
 # powers off. The host decides from those lines and the kernel's log.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The test kernel: Debian's linux-source-6.12 with kernel/ put in exactly as
 # kernel/README says, plus the fake hypervisor (fake-hv-dtl.patch and .c,
 # test only), configured from tinyconfig + kernel.config. Prints the path

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Upstream defects put back into a copy of kernel/vpa-dtl.c, each run through
 # the whole QEMU test: every one must fail it, and for its own reason (the
 # checker or scenario named). Proves the real-kernel test tests something.

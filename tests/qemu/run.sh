@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make qemu-check: our driver and dtltop on an emulated pseries LPAR.
 # Builds the test kernel (kernel.sh) and a static ppc64le dtltop, packs them
 # with Debian's ppc64el busybox into an initramfs whose /init (init.sh) runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ttykeys.c - runs inside the QEMU test (tests/qemu/init.sh): a program on a
  * new pseudo-terminal, as a person at a console would run it, because

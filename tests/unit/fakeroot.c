@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Fake root directories for the tests. */
 #define _XOPEN_SOURCE 700
 #include "fakeroot.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* A temporary directory that stands in for "/" (--root). */
 #ifndef FAKEROOT_H
 #define FAKEROOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Runs every registered TEST, or those whose name contains argv[1]. */
 #include "t.h"
 

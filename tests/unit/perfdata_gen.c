@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* perfdata_gen.c - see perfdata_gen.h. Little-endian, as on ppc64le. */
 #include "perfdata_gen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perfdata_gen.h - perf.data files written to the layout of
  * tools/perf/Documentation/perf.data-file-format.txt, for tests and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * t.h - a minimal test harness: TEST(name) registers, CHECK* record failures
  * with file:line and keep going, main runs all (or those matching argv[1]).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The AUX consumer and main-ring walker over ring images built here. */
 #include "t.h"
 

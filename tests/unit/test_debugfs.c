@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The debugfs source against a fake root of regular files. */
 #include "t.h"
 

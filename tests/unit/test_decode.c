@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Decode: the big-endian entry, the reason tables, the event mask words. */
 #include "t.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The perf source: PMU discovery and its messages on fake roots, and the
  * libperf plumbing (open per CPU, mmap, poll, read the main ring, reopen,

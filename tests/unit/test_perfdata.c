@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * perf.data import: files built to perf.data-file-format.txt, one real file
  * from Debian's perf, and damage of every kind.
@@ -366,8 +367,11 @@ TEST(perfdata_aux_flags_and_lost_records_become_gaps_where_they_happened)
 			entry(chunk + 48 * (i + 1), BOOT_TB + TB_FREQ + i * (TB_FREQ / 4), i);
 		pd_gen__auxtrace(g, c, 0, chunk, sizeof(chunk));
 	}
-	/* entries 4-7 (AUX bytes 240-431) are the second interval's */
-	pd_gen__aux(g, 1, 48 * 5, 48 * 4, 0x4);
+	/*
+	 * entries 4-7 (AUX bytes 240-431) are the second interval's; the gap is
+	 * at entry 7 (byte 384), the last of it, so it must not slip to the third
+	 */
+	pd_gen__aux(g, 1, 48 * 8, 48, 0x4);
 	pd_gen__aux(g, 0, 0, 48 * 13, 0);		/* unflagged: no gap */
 	pd_gen__lost(g, 2, 9);
 	buf = pd_gen__finish(g, 0, &len);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Numbers pinned by hand: each expectation below is worked out in its
  * comment from the spec (../shared/docs/dtl-abi.md) or by arithmetic, never

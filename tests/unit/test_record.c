@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Recordings: what is written reads back exactly; damage never crashes. */
 #include "t.h"
 

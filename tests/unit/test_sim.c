@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The simulator: parameters, determinism, the event mask, ring overflow. */
 #include "t.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Stats, with a 1 MHz timebase so one tick is one microsecond and every
  * expectation below can be checked by hand.

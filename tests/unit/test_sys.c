@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* CPU lists, cpuinfo and lparcfg parsing, good and garbage. */
 #include "t.h"
 

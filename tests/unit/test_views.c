@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The column table, CSV and text output, snapshots, and option parsing. */
 #include "t.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fake_kernel.h - just enough of the kernel for kernel/vpa-dtl.c to compile
  * and run in user space, unmodified.
