@@ -11,18 +11,26 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN)
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-# libperf: the system's where pkg-config finds it, else built once from
-# Debian's linux-source-6.12 into build/libperf and linked statically.
+VERSION := $(shell sed -n 's/^\#define DTLTOP_VERSION "\(.*\)"/\1/p' src/version.h)
+# libperf: the system's where pkg-config finds it (Fedora, RHEL: libperf-devel),
+# else built once into build/libperf from a kernel source tree or tarball and
+# linked statically: LINUX_SRC=/path, or the distribution's kernel source
+# package (Debian linux-source-6.12, Ubuntu linux-source, SLES kernel-source).
+LINUX_SRC ?= $(firstword $(wildcard /usr/src/linux-source-*.tar.xz /usr/src/linux-source-*.tar.bz2 \
+	/usr/src/linux-source-*/linux-source-*.tar.bz2 /usr/src/linux-source-*.tar.gz /usr/src/linux))
 ifeq ($(shell $(PKG_CONFIG) --exists libperf 2>/dev/null && echo y),y)
 LIBPERF_CFLAGS := $(shell $(PKG_CONFIG) --cflags libperf)
 LIBPERF_LIBS := $(shell $(PKG_CONFIG) --libs libperf)
 LIBPERF_DEP :=
+LIBPERF_ORIGIN := system libperf $(shell $(PKG_CONFIG) --modversion libperf)
 else
 LIBPERF_CFLAGS := -Ibuild/libperf/include
 LIBPERF_LIBS := build/libperf/libperf.a build/libperf/libapi.a
 LIBPERF_DEP := build/libperf/.built
+LIBPERF_ORIGIN := static libperf from $(notdir $(LINUX_SRC))
 endif
 override CFLAGS += $(LIBPERF_CFLAGS)
+override CPPFLAGS += -DDTLTOP_LIBPERF='"$(LIBPERF_ORIGIN)"'
 LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
 CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
 
@@ -40,11 +48,11 @@ TESTS := $(wildcard tests/unit/*.c)
 all: dtltop
 
 dtltop: $(SRCS) $(HDRS)
-	$(CC) $(CFLAGS) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
 
 build/dtltop-san: $(SRCS) $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O1 $(SAN) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O1 $(SAN) $(NCURSES_CFLAGS) -o $@ $(SRCS) $(LDFLAGS) $(LDLIBS)
 
 build/unit: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
@@ -111,15 +119,15 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 PPC_CROSS ?= powerpc64le-linux-gnu-
 PPC_LIBPERF := build/ppc64le/libperf
 build/ppc64le/dtltop: $(SRCS) $(HDRS) $(PPC_LIBPERF)/.built
-	$(PPC_CROSS)gcc $(CFLAGS) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
+	$(PPC_CROSS)gcc $(CPPFLAGS) $(CFLAGS) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
 		-static -o $@ $(SRCS) $(PPC_LIBPERF)/libperf.a $(PPC_LIBPERF)/libapi.a \
 		-lncursesw -ltinfo -lcap -lzstd -lz -lm
 
 $(PPC_LIBPERF)/.built: scripts/build-libperf.sh
-	ARCH=powerpc CROSS_COMPILE=$(PPC_CROSS) scripts/build-libperf.sh $(PPC_LIBPERF)
+	LINUX_SRC="$(LINUX_SRC)" ARCH=powerpc CROSS_COMPILE=$(PPC_CROSS) scripts/build-libperf.sh $(PPC_LIBPERF)
 
 build/libperf/.built: scripts/build-libperf.sh
-	scripts/build-libperf.sh build/libperf
+	LINUX_SRC="$(LINUX_SRC)" scripts/build-libperf.sh build/libperf
 
 deps:
 	@scripts/deps.sh
@@ -170,13 +178,25 @@ mutants: deps-check dtltop
 bench: deps dtltop build/bench
 	build/bench ./dtltop
 
+BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
+INSTALLED := $(PREFIX)/bin/dtltop $(PREFIX)/share/man/man1/dtltop.1 \
+	$(PREFIX)/share/man/man5/dtltop-format.5 $(BASH_COMPDIR)/dtltop $(ZSH_COMPDIR)/_dtltop
+
 install: dtltop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR)
 	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
 	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
 	install -m 0644 man/dtltop-format.5 $(DESTDIR)$(PREFIX)/share/man/man5/dtltop-format.5
+	install -m 0644 completion/dtltop.bash $(DESTDIR)$(BASH_COMPDIR)/dtltop
+	install -m 0644 completion/_dtltop $(DESTDIR)$(ZSH_COMPDIR)/_dtltop
 	@echo "To use the vpa_dtl PMU without root: make setcap (setcap cap_perfmon+ep on the binary)"
+
+# Removes what install put there, and the directories it made if they are empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir -p $(sort $(dir $(addprefix $(DESTDIR),$(INSTALLED)))) 2>/dev/null
 
 # Offered, not forced: lets non-root users open vpa_dtl events.
 setcap:
@@ -184,6 +204,38 @@ setcap:
 
 clean:
 	rm -rf build dtltop
+
+# A versioned source tarball, the same bytes for the same commit: the files git
+# tracks, sorted, owned by root, dated by the commit.
+DIST := build/dtltop-$(VERSION).tar.gz
+dist:
+	@mkdir -p build
+	git ls-files | LC_ALL=C sort | tar --no-recursion --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$(git log -1 --format=%ct) --transform 's,^,dtltop-$(VERSION)/,' \
+		-cf - -T - | gzip -n9 >$(DIST)
+	@echo "$(DIST)"
+
+# One static binary to copy to an LPAR, stripped, with its SHA-256.
+dist-ppc64le: build/ppc64le/dtltop
+	$(PPC_CROSS)strip -o build/dtltop-$(VERSION)-ppc64le build/ppc64le/dtltop
+	cd build && sha256sum dtltop-$(VERSION)-ppc64le >dtltop-$(VERSION)-ppc64le.sha256
+	@echo "build/dtltop-$(VERSION)-ppc64le"
+
+# The Debian package, built with Debian's own tools from the dist tarball.
+deb: dist
+	rm -rf build/deb && mkdir -p build/deb
+	tar xzf $(DIST) -C build/deb
+	cd build/deb/dtltop-$(VERSION) && dpkg-buildpackage -b -us -uc
+	lintian --fail-on error build/deb/dtltop_*.deb
+
+# The RPM, from the same tarball; LINUX_SRC for the bundled libperf where the
+# distribution has no libperf-devel.
+rpm: dist
+	rm -rf build/rpm && mkdir -p build/rpm/SOURCES
+	cp $(DIST) build/rpm/SOURCES/
+	rpmspec -P dtltop.spec >/dev/null
+	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/build/rpm" --define "debug_package %{nil}" \
+		$(if $(LINUX_SRC),--define "linux_src $(LINUX_SRC)") dtltop.spec
 
 # Our driver and dtltop in a real pseries kernel under QEMU (tests/qemu/run.sh).
 qemu-check:
@@ -196,5 +248,5 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install \
+.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm \
 	clean readme-screen

@@ -13,6 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ncurses.h>
+#include <zlib.h>
+#include <zstd.h>
+
 #include "capture/dtl.h"
 #include "capture/record.h"
 #include "capture/source.h"
@@ -602,6 +606,20 @@ static int close_output(struct app *a, int rc)
 	return rc;
 }
 
+/* What a bug report needs: the version, where libperf came from, what it was built with. */
+static void print_version(void)
+{
+	printf("dtltop %s\n%s; ncursesw %s, zstd %s, zlib %s, libcap\nbuilt with cc %s%s\n",
+	       DTLTOP_VERSION, DTLTOP_LIBPERF, NCURSES_VERSION, ZSTD_VERSION_STRING, ZLIB_VERSION,
+	       __VERSION__,
+#ifdef __OPTIMIZE__
+	       ", optimised"
+#else
+	       ""
+#endif
+	       );
+}
+
 static void list_fields(void)
 {
 	size_t n;
@@ -627,7 +645,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (a.o.version) {
-		printf("dtltop %s\n", DTLTOP_VERSION);
+		print_version();
 		return 0;
 	}
 	if (a.o.list_fields) {

@@ -2,3 +2,6 @@
 #ifndef DTLTOP_VERSION
 #define DTLTOP_VERSION "0.2.0"
 #endif
+#ifndef DTLTOP_LIBPERF
+#define DTLTOP_LIBPERF "libperf of unknown origin"	/* the Makefile says which */
+#endif
