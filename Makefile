@@ -144,6 +144,7 @@ check: check-fast build/kharness build/kharness-san
 	build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
+	DTLTOP=./dtltop tests/package.sh
 	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
 	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
 		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
@@ -228,6 +229,10 @@ deb: dist
 	cd build/deb/dtltop-$(VERSION) && dpkg-buildpackage -b -us -uc
 	lintian --fail-on error build/deb/dtltop_*.deb
 
+# install/uninstall, completion, dist, .deb and .rpm (also part of make check).
+package-check: deps-check dtltop
+	DTLTOP=./dtltop tests/package.sh
+
 # The RPM, from the same tarball; LINUX_SRC for the bundled libperf where the
 # distribution has no libperf-devel.
 rpm: dist
@@ -248,5 +253,5 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/mutants.sh
 	tests/kernel/cross.sh
 
-.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm \
+.PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen

@@ -37,7 +37,9 @@ else
 	# shellcheck disable=SC2086
 	tar x${z}f "$src" -C "$dir/src" $(for p in $paths; do printf '%s/%s ' "$top" "$p"; done)
 fi
-make -s -C "$dir/src/$top/tools/lib/perf" prefix="$abs/inst" install_lib install_headers >/dev/null
+# Its own flags and paths: dtltop's (-std=c11, -Werror, DESTDIR) or a packager's must not reach it.
+env -u CFLAGS -u CPPFLAGS -u LDFLAGS -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u DESTDIR -u PREFIX \
+	make -s -C "$dir/src/$top/tools/lib/perf" prefix="$abs/inst" install_lib install_headers >/dev/null
 cp -r "$abs/inst/include" "$abs/include"
 cp "$abs"/inst/lib*/libperf.a "$abs/libperf.a"
 cp "$dir/src/$top/tools/lib/api/libapi.a" "$abs/libapi.a"

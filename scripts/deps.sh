@@ -8,17 +8,46 @@
 #                          linux-perf (a real perf.data for the import tests),
 #                          and for the kernel driver's real-tree build:
 #                          linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison
-#                          libssl-dev libelf-dev sparse
+#                          libssl-dev libelf-dev sparse,
+#                          and for the packages: debhelper dpkg-dev lintian rpm
+#                          bash-completion
 #   scripts/deps.sh qemu   the QEMU end-to-end test (tests/qemu): the kernel build's
 #                          packages, qemu-system-ppc, cpio, and through multiarch
 #                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
 #                          of ncurses, libcap, zstd and zlib for a static dtltop
 # Runs apt-get as root, or through sudo; does nothing when all are present.
+# On Fedora/RHEL (dnf) and SLES (zypper) it installs what building needs
+# (the tests' rig is Debian's). DEPS_PM=apt|dnf|zypper picks the manager,
+# DEPS_DRY_RUN=1 prints the command instead of running it.
 set -e
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+pm=${DEPS_PM:-}
+if [ -z "$pm" ]; then
+	if command -v apt-get >/dev/null 2>&1; then pm=apt
+	elif command -v dnf >/dev/null 2>&1; then pm=dnf
+	elif command -v zypper >/dev/null 2>&1; then pm=zypper
+	fi
+fi
+run() {
+	if [ -n "${DEPS_DRY_RUN:-}" ]; then echo "$*"; else "$@"; fi
+}
+case $pm in
+dnf)
+	# Fedora and RHEL ship libperf: no kernel source needed
+	run $SUDO dnf install -y gcc make pkgconf-pkg-config ncurses-devel libcap-devel \
+		libzstd-devel zlib-devel libperf-devel
+	exit 0 ;;
+zypper)
+	# SLES has no libperf package: it is built from kernel-source
+	run $SUDO zypper --non-interactive install gcc make pkg-config ncurses-devel libcap-devel \
+		libzstd-devel zlib-devel kernel-source
+	exit 0 ;;
+esac
 pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev"
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
-[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse"
+[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
+	debhelper dpkg-dev lintian rpm bash-completion"
 ppc=""
 if [ "${1:-}" = check ] || [ "${1:-}" = qemu ]; then
 	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"
@@ -31,12 +60,15 @@ for p in $pkgs $ppc; do
 	have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
-if ! command -v apt-get >/dev/null 2>&1; then
-	echo "deps.sh: missing:$need (no apt-get here; install them by hand)" >&2
+if [ "$pm" != apt ]; then
+	echo "deps.sh: missing:$need (no apt-get, dnf or zypper here; install them by hand)" >&2
 	exit 1
 fi
-if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "deps.sh: installing:$need" >&2
+if [ -n "${DEPS_DRY_RUN:-}" ]; then
+	echo "apt-get install -y --no-install-recommends$need"
+	exit 0
+fi
 # ppc64el packages (and busybox-static:ppc64el, which tests/qemu fetches) need the architecture
 [ -n "$ppc" ] && ! dpkg --print-foreign-architectures | grep -qx ppc64el &&
 	$SUDO dpkg --add-architecture ppc64el

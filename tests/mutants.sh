@@ -82,7 +82,7 @@ rsync -a --delete --exclude build --exclude .git ./ "$B/tree/" 2>/dev/null ||
 	{ rm -rf "$B/tree" && mkdir -p "$B/tree" && tar cf - --exclude=./build --exclude=./.git . |
 		tar xf - -C "$B/tree"; }
 mkdir -p "$B/tree/build"
-ln -sfn "$PWD/build/libperf" "$B/tree/build/libperf"
+rm -rf "$B/tree/build/libperf" && cp -r build/libperf "$B/tree/build/libperf"  # its own: a rebuild here must not pull it away
 cd "$B/tree" || exit 1
 APP=$(ls src/*.c src/*/*.c)
 UNIT=$(ls tests/unit/*.c)

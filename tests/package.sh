@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Installing dtltop: make install/uninstall leave nothing behind, the shell
+# completion answers, make dist is reproducible, and the .deb (built by
+# dpkg-buildpackage, checked by lintian) and the .rpm (rpmbuild) hold the
+# expected files. Run by make check after the build (make package-check).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+
+want="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/man/man1/dtltop.1
+usr/share/man/man5/dtltop-format.5"
+
+# --- install, then uninstall: nothing of ours left, nothing of others' touched
+mkdir -p "$tmp/root/usr/bin"
+echo other >"$tmp/root/usr/bin/someone-else"
+make -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make install"
+for f in $want usr/share/zsh/site-functions/_dtltop; do
+	[ -f "$tmp/root/$f" ] || fail "make install did not install $f"
+done
+make -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make uninstall"
+left=$(cd "$tmp/root" && find . -mindepth 1 | sort | tr '\n' ' ')
+[ "$left" = "./usr ./usr/bin ./usr/bin/someone-else " ] && ok || fail "after uninstall: $left"
+
+# --- bash completion, sourced as bash-completion would, asked as a person's TAB would
+complete_words() { # words... : the completions of the last one
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_dtltop
+	echo "${COMPREPLY[*]}"
+}
+(
+	PATH=$(dirname "$DTLTOP"):$PATH
+	. completion/dtltop.bash
+	r=$(complete_words dtltop --for)
+	[ "$r" = "--format" ] || echo "FAIL --for: $r"
+	r=$(complete_words dtltop --format=c)
+	[ "$r" = "--format=csv" ] || echo "FAIL --format=c: $r"
+	r=$(complete_words dtltop --sim=vc)
+	[ "$r" = "--sim=vcpus=" ] || echo "FAIL --sim=vc: $r"
+	r=$(complete_words dtltop --sim=vcpus=8,lo)
+	[ "$r" = "--sim=vcpus=8,load=" ] || echo "FAIL --sim=vcpus=8,lo: $r"
+	r=$(complete_words dtltop --sim=clock=v)
+	[ "$r" = "--sim=clock=virtual" ] || echo "FAIL --sim=clock=v: $r"
+	r=$(complete_words dtltop -s steal)
+	[ "$r" = "steal_us steal_pct" ] || echo "FAIL -s steal: $r"
+	r=$(complete_words dtltop -s -lat_p9)
+	[ "$r" = "-lat_p99_us" ] || echo "FAIL -s -lat_p9: $r"
+	r=$(complete_words dtltop --source sim -e pre)
+	[ "$r" = "preempt preempt,fault" ] || echo "FAIL -e pre: $r"
+) >"$tmp/comp.out"
+[ ! -s "$tmp/comp.out" ] && ok || fail "bash completion: $(cat "$tmp/comp.out")"
+command -v zsh >/dev/null && { zsh -n completion/_dtltop && ok || fail "zsh completion syntax"; }
+
+# --- --version says where libperf came from
+"$DTLTOP" --version | sed -n 2p | grep -Eq '^(static libperf from .+|system libperf [0-9.]+);' && ok \
+	|| fail "--version: $("$DTLTOP" --version | tr '\n' '|')"
+
+# --- no libperf and no kernel source: one clear message naming what to install
+out=$(LINUX_SRC=/nonexistent scripts/build-libperf.sh "$tmp/lp" 2>&1)
+[ $? -ne 0 ] && grep -q 'libperf-devel' <<<"$out" && grep -q 'linux-source' <<<"$out" && ok \
+	|| fail "build-libperf.sh without a source: $out"
+# deps.sh knows dnf and zypper (dry run), and parses
+sh -n scripts/deps.sh && ok || fail "deps.sh syntax"
+DEPS_PM=dnf DEPS_DRY_RUN=1 scripts/deps.sh | grep -q 'dnf install -y .*libperf-devel' && ok || fail "deps.sh dnf"
+DEPS_PM=zypper DEPS_DRY_RUN=1 scripts/deps.sh | grep -q 'zypper .*install .*kernel-source' && ok \
+	|| fail "deps.sh zypper"
+
+# --- make dist: the same bytes twice
+make -s dist >/dev/null && a=$(sha256sum <build/dtltop-*.tar.gz) || fail "make dist"
+sleep 1.1
+make -s dist >/dev/null && b=$(sha256sum <build/dtltop-*.tar.gz)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || fail "make dist is not reproducible"
+tar tzf build/dtltop-*.tar.gz | grep -q '^dtltop-[0-9.]*/src/main.c$' && ok || fail "dist lacks src/main.c"
+
+# --- the Debian package: lintian errors fail make deb; the file list, unpacked
+if make -s deb >"$tmp/deb.log" 2>&1; then
+	ok
+	deb=$(ls build/deb/dtltop_*_*.deb)
+	dpkg -x "$deb" "$tmp/deb"
+	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
+	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/README.Debian"
+	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
+	exp="$exp usr/share/man/man1/dtltop.1.gz usr/share/man/man5/dtltop-format.5.gz"
+	exp="$exp usr/share/zsh/vendor-completions/_dtltop "
+	[ "$files" = "$exp" ] && ok || fail "deb files: $files"
+	"$tmp/deb/usr/bin/dtltop" --sim=vcpus=4,clock=virtual -b -n 1 --csv | grep -q ',all,' && ok \
+		|| fail "the packaged binary does not run"
+	echo "package.sh: $(basename "$deb") $(stat -c %s "$deb") bytes; lintian: $(lintian "$deb" 2>/dev/null | wc -l) tags"
+else
+	fail "make deb: $(tail -5 "$tmp/deb.log")"
+fi
+
+# --- the RPM: the spec parses, rpmbuild builds it from the dist tarball
+if make -s rpm >"$tmp/rpm.log" 2>&1; then
+	ok
+	rpmf=$(ls build/rpm/RPMS/*/dtltop-*.rpm)
+	files=$(rpm -qlp "$rpmf" 2>/dev/null | grep -v build-id | grep -v '^/usr/share/doc\|^/usr/share/licenses' |
+		sort | tr '\n' ' ')
+	exp="/usr/bin/dtltop /usr/share/bash-completion/completions/dtltop /usr/share/man/man1/dtltop.1"
+	exp="$exp /usr/share/man/man5/dtltop-format.5 /usr/share/zsh/site-functions/_dtltop "
+	[ "$files" = "$exp" ] && ok || fail "rpm files: $files"
+	rpm -qlp "$rpmf" 2>/dev/null | grep -q '/usr/share/licenses/dtltop.*/COPYING' && ok || fail "rpm lacks COPYING"
+	echo "package.sh: $(basename "$rpmf") $(stat -c %s "$rpmf") bytes"
+else
+	fail "make rpm: $(tail -5 "$tmp/rpm.log")"
+fi
+
+finish
