@@ -149,6 +149,8 @@ check: check-fast build/kharness build/kharness-san
 	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
 		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
 	tests/qemu/run.sh
+	$(MAKE) -s dist-ppc64le && cd build && sha256sum -c dtltop-$(VERSION)-ppc64le.sha256 \
+		&& file dtltop-$(VERSION)-ppc64le | grep -q 'PowerPC.*statically linked.*stripped'
 	@echo "make check: all tests passed"
 
 # The README's sample screen, made anew from the deterministic simulator.
