@@ -150,7 +150,8 @@ check: check-fast build/kharness build/kharness-san
 		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
 	tests/qemu/run.sh
 	$(MAKE) -s dist-ppc64le && cd build && sha256sum -c dtltop-$(VERSION)-ppc64le.sha256 \
-		&& file dtltop-$(VERSION)-ppc64le | grep -q 'PowerPC.*statically linked.*stripped'
+		&& $(PPC_CROSS)readelf -h dtltop-$(VERSION)-ppc64le | grep -q 'Machine:.*PowerPC64' \
+		&& ! $(PPC_CROSS)readelf -lS dtltop-$(VERSION)-ppc64le | grep -Eq 'INTERP|\.symtab'
 	@echo "make check: all tests passed"
 
 # The README's sample screen, made anew from the deterministic simulator.

@@ -60,6 +60,21 @@ command -v zsh >/dev/null && { zsh -n completion/_dtltop && ok || fail "zsh comp
 out=$(LINUX_SRC=/nonexistent scripts/build-libperf.sh "$tmp/lp" 2>&1)
 [ $? -ne 0 ] && grep -q 'libperf-devel' <<<"$out" && grep -q 'linux-source' <<<"$out" && ok \
 	|| fail "build-libperf.sh without a source: $out"
+# a system libperf found by pkg-config is used as it is (here: a .pc naming our static build)
+mkdir -p "$tmp/src" "$tmp/pc"
+git ls-files | tar -cf - -T - | tar -xf - -C "$tmp/src"
+cat >"$tmp/pc/libperf.pc" <<PC
+Name: libperf
+Description: stands in for a distribution's libperf-devel
+Version: 0.0.1
+Cflags: -I$PWD/build/libperf/include
+Libs: $PWD/build/libperf/libperf.a $PWD/build/libperf/libapi.a
+PC
+PKG_CONFIG_PATH="$tmp/pc" make -s -C "$tmp/src" dtltop >/dev/null 2>&1 && [ ! -e "$tmp/src/build/libperf" ] &&
+	"$tmp/src/dtltop" --version | grep -q '^system libperf 0.0.1;' && ok || fail "build with a system libperf"
+# neither: make stops with what to install
+out=$(make -s -C "$tmp/src" -B dtltop LINUX_SRC=/nonexistent 2>&1)
+[ $? -ne 0 ] && grep -q 'dnf install libperf-devel' <<<"$out" && ok || fail "make without libperf: $out"
 # deps.sh knows dnf and zypper (dry run), and parses
 sh -n scripts/deps.sh && ok || fail "deps.sh syntax"
 DEPS_PM=dnf DEPS_DRY_RUN=1 scripts/deps.sh | grep -q 'dnf install -y .*libperf-devel' && ok || fail "deps.sh dnf"
