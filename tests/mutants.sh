@@ -60,7 +60,8 @@ src/capture/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ 
 src/capture/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
 src/capture/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
 src/capture/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset ^ replay -C shows and writes every CPU
-src/capture/replay.c ^ \t\t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t\t; ^ a recorded mask change ignored
+src/capture/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored
+src/capture/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay
 src/capture/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
 src/view/columns.c ^ r->cpu == DTL_ROW_SELECTED ? "selected" : NULL; ^ r->cpu == DTL_ROW_SELECTED ? "all" : NULL; ^ -C aggregate labelled all
 src/view/table.c ^ \treturn x->cpu - y->cpu; ^ \treturn (x->cpu - y->cpu) * sort_dir; ^ ties follow the sort direction
@@ -72,7 +73,7 @@ src/main.c ^ \tif (!a->paused) {\n\t\trefill(a, a->table.ts_ns); ^ \tif (1) {\n\
 src/main.c ^ \t\tsync_mask(a);\n\t\tif (a->rec ^ \t\tif (a->rec ^ a replay's mask changes reach the stats late
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
 src/capture/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
-src/capture/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a FIFO under --root hangs
+src/capture/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
 EOF
 )
 

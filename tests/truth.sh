@@ -186,6 +186,13 @@ for f in proc/cpuinfo proc/powerpc/lparcfg sys/devices/system/cpu/online; do
 	mv "$dbg/$f.keep" "$dbg/$f" 2>/dev/null
 done
 
+# a device is not a file: lparcfg pointing at /dev/urandom is refused, not parsed
+mkdir -p "$dbg/proc/powerpc"
+ln -sf /dev/urandom "$dbg/proc/powerpc/lparcfg"
+timeout 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 2>/dev/null | grep -q '^LPAR' \
+	&& fail "a device at proc/powerpc/lparcfg was parsed" || ok
+rm "$dbg/proc/powerpc/lparcfg"
+
 # --- SIGHUP during -b -o FILE keeps what was written and leaves no temporary
 (cd "$tmp" && exec "$DTLTOP" --sim=vcpus=4 -b -d 0.1 --csv -o hup.csv) &
 pid=$!

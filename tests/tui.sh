@@ -202,6 +202,9 @@ T new-session -d -s t -x 150 -y 30 "$DTLTOP --sim=vcpus=8 -d 0.3 -w $tmp/mask.dt
 expect '^ +0 +[0-9]' "mask run up"
 sleep 0.7
 screen | grep -q 'partial' && fail "full mask marked partial on screen" || ok
+keys c a
+expect 'event mask now all' "c then a at once"
+sleep 0.7
 keys c
 expect 'partial: cede not traced' "c marks the figures partial on screen"
 sleep 1
@@ -210,7 +213,8 @@ for _ in $(seq 50); do T capture-pane -p -t t | grep -q '^dtltop' || break; slee
 "$DTLTOP" -r "$tmp/mask.dtl" -b --csv >"$tmp/mask.csv" 2>/dev/null || fail "mask replay"
 m=$(head -1 "$tmp/mask.csv" | tr , '\n' | grep -nx mask | cut -d: -f1)
 masks=$(awk -F, -v m="$m" '$3 == "all" { print $m }' "$tmp/mask.csv" | uniq | tr '\n' ' ')
-[ "$masks" = "0x7 0x6 " ] && ok || fail "replayed masks per interval: $masks"
+# 0x6 twice: the interval of c-and-back-a, then the one from the last c on
+[ "$masks" = "0x7 0x6 0x7 0x6 " ] && ok || fail "replayed masks per interval: $masks"
 "$DTLTOP" -r "$tmp/mask.dtl" -b 2>/dev/null | grep -q 'partial: cede not traced' && ok || fail "replay text not partial"
 
 # a slow simulated interval (about 20 s to compute) still quits on q at once

@@ -334,9 +334,15 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		case DTL_REC_END:
 			continue;
 		case DTL_REC_MASK:
-			if (ev.value & DTL_MASK_ALL)
-				src->mask = (unsigned int)ev.value & DTL_MASK_ALL;
-			continue;
+			if (!(ev.value & DTL_MASK_ALL))
+				continue;
+			src->mask = (unsigned int)ev.value & DTL_MASK_ALL;
+			/*
+			 * An empty chunk, so the reader sees this mask even when the
+			 * next record changes it back (c then a within one interval).
+			 */
+			memset(c, 0, sizeof(*c));
+			return 1;
 		case DTL_REC_CPU:
 			if (ev.cpu < src->nr_cpus) {
 				if (ev.value)
