@@ -34,7 +34,8 @@ grep -q 'DISP/s' "$tmp/a.txt" && grep -q '^  all ' "$tmp/a.txt" && ok || fail "t
 
 # -o writes the file (via a temporary name), and only that
 (cd "$tmp" && "$DTLTOP" $SIM -b -n 2 --csv -o out.csv) || fail "-o run"
-[ -s "$tmp/out.csv" ] && ok || fail "-o file missing"
+[ -s "$tmp/out.csv" ] && cmp -s "$tmp/out.csv" <("$DTLTOP" $SIM -b -n 2 --csv) && ok \
+	|| fail "-o file missing or unlike standard output"
 ls "$tmp" | grep -q '\.tmp$' && fail "temporary file left behind" || ok
 
 # the mask reaches the simulator: cede only logs no time slices

@@ -151,39 +151,48 @@ TEST(perfdata_built_to_spec_imports_every_entry_per_cpu)
 }
 
 /*
- * dtl-abi.md 5.1 with a 128 KiB AUX buffer: 32 stale bytes reported just
- * before the wrap, in the middle of one AUXTRACE chunk. perf would read
- * every record after them shifted by 32 bytes.
+ * dtl-abi.md 5.1: the 6.18 driver reports L stale bytes just before the
+ * wrap, in the middle of one AUXTRACE chunk; perf would read every record
+ * after them shifted by L. L = size - threshold * 48 with threshold =
+ * (size - 32) / 48: 32 bytes for 128 KiB, 48 for 12 KiB (256 * 48), 64 for
+ * 64 KiB (1365 * 48 + 16).
  */
 TEST(perfdata_upstream_wrap_junk_is_skipped_not_misparsed)
 {
-	struct pd_gen *g = pd_gen__new();
-	const size_t before = 5, after = 7, threshold = (131072 - 32) / 48;
-	uint8_t chunk[48 * 13 + 32];
-	struct imported *im = malloc(sizeof(*im));
-	uint8_t *buf;
-	size_t len, off = 0;
+	static const struct {
+		uint64_t size, junk;
+	} cases[] = { { 131072, 32 }, { 12288, 48 }, { 65536, 64 } };
 
-	pd_gen__auxtrace_info(g, 7);
-	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
-	pd_gen__auxtrace(g, 1, 0, chunk, 48);
-	for (size_t i = 0; i < before; i++, off += 48)
-		entry(chunk + off, BOOT_TB + 10 + i, (unsigned int)i);
-	memset(chunk + off, 0, 32);
-	off += 32;
-	for (size_t i = 0; i < after; i++, off += 48)
-		entry(chunk + off, BOOT_TB + 100 + i, (unsigned int)i);
-	/* the chunk starts 5 records before the stale tail at threshold*48 */
-	pd_gen__auxtrace(g, 1, (threshold - before) * 48, chunk, off);
-	buf = pd_gen__finish(g, 0, &len);
-	import(buf, len, im);
-	CHECK_EQ(im->rc, 0);
-	CHECK_EQ(im->n[1], before + after);
-	CHECK_EQ(im->tb[1][before], BOOT_TB + 100);
-	CHECK_EQ(im->tb[1][before + after - 1], BOOT_TB + 100 + after - 1);
-	CHECK_EQ(im->bad[1], 1);			/* the fragment is counted */
-	free(im);
-	free(buf);
+	for (size_t k = 0; k < 3; k++) {
+		struct pd_gen *g = pd_gen__new();
+		const size_t before = 5, after = 7, threshold = (cases[k].size - 32) / 48;
+		uint8_t chunk[48 * 13 + 64];
+		struct imported *im = malloc(sizeof(*im));
+		uint8_t *buf;
+		size_t len, off = 0;
+
+		CHECK_EQ(cases[k].size - threshold * 48, cases[k].junk);
+		pd_gen__auxtrace_info(g, 7);
+		pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+		pd_gen__auxtrace(g, 1, 0, chunk, 48);
+		for (size_t i = 0; i < before; i++, off += 48)
+			entry(chunk + off, BOOT_TB + 10 + i, (unsigned int)i);
+		memset(chunk + off, 0, cases[k].junk);
+		off += cases[k].junk;
+		for (size_t i = 0; i < after; i++, off += 48)
+			entry(chunk + off, BOOT_TB + 100 + i, (unsigned int)i);
+		/* the chunk starts 5 records before the stale tail at threshold*48 */
+		pd_gen__auxtrace(g, 1, (threshold - before) * 48, chunk, off);
+		buf = pd_gen__finish(g, 0, &len);
+		import(buf, len, im);
+		CHECK_EQ(im->rc, 0);
+		CHECK_EQ(im->n[1], before + after);
+		CHECK_EQ(im->tb[1][before], BOOT_TB + 100);
+		CHECK_EQ(im->tb[1][before + after - 1], BOOT_TB + 100 + after - 1);
+		CHECK_EQ(im->bad[1], 1);		/* the fragment is counted */
+		free(im);
+		free(buf);
+	}
 }
 
 TEST(perfdata_without_vpa_dtl_data_is_a_named_error)
@@ -411,48 +420,6 @@ TEST(perfdata_mask_from_the_event_and_host_name_sanitised)
 	CHECK_STR(im->m.host, "lpar?]2;owned?");
 	free(buf);
 	free(im);
-}
-
-/*
- * The 6.18 driver's stale tail for the other AUX sizes: L = size - threshold
- * * 48 with threshold = (size - 32) / 48, so 48 bytes for 12 KiB (12288 =
- * 256 * 48) and 64 bytes for 64 KiB (65536 = 1365 * 48 + 16).
- */
-TEST(perfdata_wrap_junk_of_48_and_64_bytes)
-{
-	static const struct {
-		uint64_t size, junk;
-	} cases[] = { { 12288, 48 }, { 65536, 64 } };
-
-	for (size_t k = 0; k < 2; k++) {
-		struct pd_gen *g = pd_gen__new();
-		const size_t before = 4, after = 6, threshold = (cases[k].size - 32) / 48;
-		uint8_t chunk[48 * 11 + 64] = { 0 };
-		struct imported *im = malloc(sizeof(*im));
-		uint8_t *buf;
-		size_t len, off = 0;
-
-		CHECK_EQ(cases[k].size - threshold * 48, cases[k].junk);
-		pd_gen__auxtrace_info(g, 7);
-		pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
-		pd_gen__auxtrace(g, 0, 0, chunk, 48);
-		for (size_t i = 0; i < before; i++, off += 48)
-			entry(chunk + off, BOOT_TB + 10 + i, (unsigned int)i);
-		memset(chunk + off, 0, cases[k].junk);
-		off += cases[k].junk;
-		for (size_t i = 0; i < after; i++, off += 48)
-			entry(chunk + off, BOOT_TB + 100 + i, (unsigned int)i);
-		pd_gen__auxtrace(g, 0, (threshold - before) * 48, chunk, off);
-		buf = pd_gen__finish(g, 0, &len);
-		import(buf, len, im);
-		CHECK_EQ(im->rc, 0);
-		CHECK_EQ(im->n[0], before + after);
-		CHECK_EQ(im->tb[0][before], BOOT_TB + 100);
-		CHECK_EQ(im->tb[0][before + after - 1], BOOT_TB + 100 + after - 1);
-		CHECK_EQ(im->bad[0], 1);
-		free(im);
-		free(buf);
-	}
 }
 
 /*
