@@ -40,7 +40,7 @@ CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys
 	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c \
 	src/capture/record.c src/capture/replay.c src/capture/perfdata.c src/stats/stats.c src/view/columns.c \
 	src/view/table.c src/opts.c
-TUI := src/tui/tui.c src/tui/panels.c
+TUI := src/tui/tui.c src/tui/panels.c src/tui/keys.c
 SRCS := $(CORE) $(TUI) src/main.c
 HDRS := $(wildcard src/*.h src/*/*.h) $(LIBPERF_DEP)
 TESTS := $(wildcard tests/unit/*.c)

@@ -23,6 +23,7 @@
 #include "capture/sys.h"
 #include "opts.h"
 #include "stats/stats.h"
+#include "tui/keys.h"
 #include "tui/tui.h"
 #include "version.h"
 #include "view/columns.h"
@@ -620,6 +621,15 @@ static void print_version(void)
 	       );
 }
 
+static void list_keys(void)
+{
+	size_t n;
+	const struct dtl_key *k = dtl_keys(&n);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%-13s %s\n", k[i].names, k[i].help);
+}
+
 static void list_fields(void)
 {
 	size_t n;
@@ -650,6 +660,10 @@ int main(int argc, char **argv)
 	}
 	if (a.o.list_fields) {
 		list_fields();
+		return 0;
+	}
+	if (a.o.list_keys) {
+		list_keys();
 		return 0;
 	}
 	if (!a.o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))

@@ -17,7 +17,7 @@
 #include "view/columns.h"
 
 enum { OPT_SIM = 256, OPT_SOURCE, OPT_SEED, OPT_ROOT, OPT_FORMAT, OPT_LIST_FIELDS,
-       OPT_NO_COLOR, OPT_CSV, OPT_SPEED };
+       OPT_NO_COLOR, OPT_CSV, OPT_SPEED, OPT_LIST_KEYS };
 
 static const struct option longopts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -36,6 +36,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "list-fields", no_argument, NULL, OPT_LIST_FIELDS },
+	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "write", required_argument, NULL, 'w' },
 	{ "read", required_argument, NULL, 'r' },
@@ -68,6 +69,7 @@ void dtl_opts__usage(FILE *f)
 	      "  -o, --output FILE         batch output to FILE instead of stdout\n"
 	      "  -s, --sort [+-]FIELD      sort by a CSV field name (- reverses)\n"
 	      "      --list-fields         print the columns with their units and exit\n"
+	      "      --list-keys           print the TUI's keys and exit\n"
 	      "      --no-color            monochrome (NO_COLOR is honoured too)\n"
 	      "  -h, --help                this help\n"
 	      "  -V, --version             version\n\n"
@@ -246,6 +248,9 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 			break;
 		case OPT_LIST_FIELDS:
 			o->list_fields = true;
+			break;
+		case OPT_LIST_KEYS:
+			o->list_keys = true;
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = true;

@@ -21,6 +21,7 @@ struct dtl_opts {
 	enum dtl_format format;
 	const char *output;
 	bool list_fields;
+	bool list_keys;
 	bool help, version;
 	bool no_color;
 	int sort_col;		/* index into dtl_cols() */

@@ -30,9 +30,8 @@ done
 for f in $("$bin" --list-fields | awk '{print $1}'); do
 	grep -qw -- "$f" <<<"$text" && ok || fail "column $f not in $man"
 done
-# keys as the help screen lists them
-for k in $(sed -n '/keys_help\[\] = {/,/^};/p' src/tui/panels.c | grep -o '"  [^ ].*' |
-	   sed 's/^"  //; s/  .*//' | tr ',/' '  '); do
+# every key, as the one key table lists it (--list-keys)
+for k in $("$bin" --list-keys | cut -c1-13 | tr ',' ' '); do
 	grep -qF -- "$k" <<<"$text" && ok || fail "key $k not in $man"
 done
 # every simulator parameter

@@ -131,6 +131,10 @@ else ok; fi
 # help: every key and the column legend with units
 keys h
 expect '^Keys' "help opens"
+# the help screen's keys are --list-keys's, line for line: one table feeds both
+sleep 0.3
+missing=$("$DTLTOP" --list-keys | while IFS= read -r l; do screen | grep -qF -- "  $l" || echo "$l"; done)
+[ -z "$missing" ] && ok || fail "keys of --list-keys not on the help screen: $missing"
 expect 'STEAL% +steal_pct .*\[%\]' "legend names column, CSV field and unit"
 keys q
 expect '^ +\*CPU' "any key closes help"

@@ -6,6 +6,7 @@
  * for 1920 vCPUs.
  */
 #include "panels.h"
+#include "keys.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -151,6 +152,21 @@ int dtl_panels__table(struct dtl_tui *t, const struct dtl_model *m, int y)
 	return y + rows;
 }
 
+/* "  h help  q quit ...": the keys' hints, in table order. */
+static const char *hints(void)
+{
+	static char buf[256];
+	size_t n, off = 0;
+	const struct dtl_key *k = dtl_keys(&n);
+
+	if (buf[0])
+		return buf;
+	for (size_t i = 0; i < n && off < sizeof(buf); i++)
+		if (k[i].hint)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "  %s", k[i].hint);
+	return buf;
+}
+
 void dtl_panels__status(struct dtl_tui *t, const struct dtl_model *m)
 {
 	int y = LINES - 1;
@@ -168,43 +184,34 @@ void dtl_panels__status(struct dtl_tui *t, const struct dtl_model *m)
 	else if (m->status && m->status[0])
 		line(y, A_BOLD, "%s", m->status);
 	else
-		line(y, 0, "rows %d-%d of %d  h help  q quit  c/p/f/a mask  e export  </> sort  "
-		     "R reverse  d delay  space pause  r reset", total ? t->top + 1 : 0,
-		     t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total);
+		line(y, 0, "rows %d-%d of %d%s", total ? t->top + 1 : 0,
+		     t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, hints());
 }
 
-static const char *const keys_help[] = {
-	"Keys",
-	"  q, F10        quit (nothing is saved implicitly)",
-	"  h, ?, F1      this help; arrows and PgUp/PgDn scroll it, any other key closes",
-	"  c / p / f     toggle the cede / preempt / fault bit of the DTL event mask",
-	"  a             select all events (mask 0x7)",
-	"  e, E          export the table shown to dtltop-YYYYMMDD-HHMMSS.csv here",
-	"  < / >         move the sort column left / right (marked with *)",
-	"  R             reverse the sort order",
-	"  d, s          set the interval in seconds (fractions allowed)",
-	"  space, Z      pause the display (capture goes on; a replay stands still)",
-	"  t / T         replay: step to the next / previous interval (and pause)",
-	"  b             replay: jump to a time (HH:MM[:SS] UTC, +seconds, or #interval)",
-	"  i             show the last interval or totals since start",
-	"  r             reset the totals since start",
-	"  Up/Down j/k   scroll one row; PgUp/PgDn a page; Home/End (g/G) top/bottom",
-	"  ^L            redraw the screen",
-	"",
-	"Columns (the CSV has these and one per preempt and dispatch reason)",
-};
+/* The help screen: a title, one line per key, a blank, the column legend. */
+#define HELP_KEYS_AT 1
 
 void dtl_panels__help(struct dtl_tui *t)
 {
-	size_t n, nk = sizeof(keys_help) / sizeof(keys_help[0]);
+	size_t n, nk;
 	const struct dtl_col *c = dtl_cols(&n);
+	const struct dtl_key *k = dtl_keys(&nk);
 	int y = 0, lineno = 0;
 
+	nk += HELP_KEYS_AT + 2;		/* the title, and a blank and a title after */
 	for (size_t i = 0; i < nk + n; i++) {
 		char buf[256];
 
-		if (i < nk)
-			snprintf(buf, sizeof(buf), "%s", keys_help[i]);
+		if (i == 0)
+			snprintf(buf, sizeof(buf), "Keys");
+		else if (i < nk - 2)
+			snprintf(buf, sizeof(buf), "  %-13s %s", k[i - HELP_KEYS_AT].names,
+				 k[i - HELP_KEYS_AT].help);
+		else if (i == nk - 2)
+			buf[0] = '\0';
+		else if (i == nk - 1)
+			snprintf(buf, sizeof(buf), "Columns (the CSV has these and one per preempt and "
+				 "dispatch reason)");
 		else if (c[i - nk].head[0])
 			snprintf(buf, sizeof(buf), "  %-8s %-14s %s [%s]", c[i - nk].head,
 				 c[i - nk].name, c[i - nk].legend,

@@ -13,6 +13,7 @@
 
 #include "../capture/dtl.h"
 #include "../view/columns.h"
+#include "keys.h"
 #include "panels.h"
 
 struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
@@ -155,6 +156,7 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 {
 	struct dtl_act a = { .what = DTL_ACT_NONE };
 	int page = t->rows_shown > 1 ? t->rows_shown : 1;
+	const struct dtl_key *k;
 	int ch;
 
 	timeout(timeout_ms);
@@ -167,39 +169,31 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 		return help_key(t, ch);
 	a.what = DTL_ACT_REDRAW;
 	t->message[0] = '\0';
-	switch (ch) {
-	case 'q': case KEY_F(10): a.what = DTL_ACT_QUIT; break;
-	case 'h': case '?': case KEY_F(1): t->help = true; t->help_top = 0; break;
-	case 'c': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_CEDE; break;
-	case 'p': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_PREEMPT; break;
-	case 'f': a.what = DTL_ACT_MASK_TOGGLE; a.bit = DTL_MASK_FAULT; break;
-	case 'a': a.what = DTL_ACT_MASK_ALL; break;
-	case 'e': case 'E': a.what = DTL_ACT_EXPORT; break;
-	case 'r': a.what = DTL_ACT_RESET; break;
-	case ' ': case 'Z': a.what = DTL_ACT_PAUSE; break;
-	case 'i': a.what = DTL_ACT_SPAN; break;
-	case 't': a.what = DTL_ACT_STEP; a.step = 1; break;
-	case 'T': a.what = DTL_ACT_STEP; a.step = -1; break;
-	case 'b':
-		t->prompting = 'b';
-		t->prompt[0] = '\0';
+	k = dtl_keys__find(ch);
+	if (!k) {
+		if (ch != KEY_RESIZE)
+			a.what = DTL_ACT_NONE;
+		return a;
+	}
+	switch (k->what) {
+	case DTL_KEY_QUIT: a.what = DTL_ACT_QUIT; break;
+	case DTL_KEY_HELP: t->help = true; t->help_top = 0; break;
+	case DTL_KEY_MASK: a.what = DTL_ACT_MASK_TOGGLE; a.bit = (unsigned int)k->arg; break;
+	case DTL_KEY_MASK_ALL: a.what = DTL_ACT_MASK_ALL; break;
+	case DTL_KEY_EXPORT: a.what = DTL_ACT_EXPORT; break;
+	case DTL_KEY_RESET: a.what = DTL_ACT_RESET; break;
+	case DTL_KEY_PAUSE: a.what = DTL_ACT_PAUSE; break;
+	case DTL_KEY_SPAN: a.what = DTL_ACT_SPAN; break;
+	case DTL_KEY_STEP: a.what = DTL_ACT_STEP; a.step = k->arg; break;
+	case DTL_KEY_JUMP: t->prompting = 'b'; t->prompt[0] = '\0'; break;
+	case DTL_KEY_INTERVAL: t->prompting = 'd'; t->prompt[0] = '\0'; break;
+	case DTL_KEY_SORT_MOVE: move_sort(t, k->arg); break;
+	case DTL_KEY_SORT_REVERSE: t->sort_reverse = !t->sort_reverse; break;
+	case DTL_KEY_SCROLL:
+		t->top += k->arg == DTL_KEY_PAGE ? page : k->arg == -DTL_KEY_PAGE ? -page :
+			  k->arg == -DTL_KEY_ENDS ? -t->top : k->arg;
 		break;
-	case 'd': case 's':
-		t->prompting = 'd';
-		t->prompt[0] = '\0';
-		break;
-	case '<': move_sort(t, -1); break;
-	case '>': move_sort(t, 1); break;
-	case 'R': t->sort_reverse = !t->sort_reverse; break;
-	case KEY_UP: case 'k': t->top--; break;
-	case KEY_DOWN: case 'j': t->top++; break;
-	case KEY_PPAGE: t->top -= page; break;
-	case KEY_NPAGE: t->top += page; break;
-	case KEY_HOME: case 'g': t->top = 0; break;
-	case KEY_END: case 'G': t->top = 1 << 30; break;
-	case 12: clearok(curscr, TRUE); break;	/* ^L */
-	case KEY_RESIZE: break;
-	default: a.what = DTL_ACT_NONE; break;
+	case DTL_KEY_REDRAW: clearok(curscr, TRUE); break;
 	}
 	return a;
 }
