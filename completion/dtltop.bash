@@ -6,9 +6,8 @@ _dtltop()
 	local cur prev opts
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	opts="--batch --iterations --delay --output --events --cpu --sort --help --version --sim
-		--source --seed --root --format --csv --list-fields --no-color --write --read --speed
-		-b -n -d -o -e -C -s -h -V -w -r"
+	# the option table itself, so the completion never lags the binary
+	opts=$(dtltop --list-options 2>/dev/null | cut -f1 | grep -oE -- '(^| )-[A-Za-z]|--[a-z-]+' | tr -d ' ')
 	COMPREPLY=()
 	case $cur in
 	--sim=*)

@@ -666,6 +666,10 @@ int main(int argc, char **argv)
 		list_keys();
 		return 0;
 	}
+	if (a.o.list_options) {
+		dtl_opts__list(stdout);
+		return 0;
+	}
 	if (!a.o.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		a.o.batch = true;	/* as atop: a pipe gets plain text */
 	if (a.o.output && !a.o.batch) {

@@ -16,66 +16,19 @@
 #include "opts.h"
 #include "view/columns.h"
 
-enum { OPT_SIM = 256, OPT_SOURCE, OPT_SEED, OPT_ROOT, OPT_FORMAT, OPT_LIST_FIELDS,
-       OPT_NO_COLOR, OPT_CSV, OPT_SPEED, OPT_LIST_KEYS };
-
-static const struct option longopts[] = {
-	{ "batch", no_argument, NULL, 'b' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "events", required_argument, NULL, 'e' },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "sim", optional_argument, NULL, OPT_SIM },
-	{ "source", required_argument, NULL, OPT_SOURCE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "csv", no_argument, NULL, OPT_CSV },
-	{ "list-fields", no_argument, NULL, OPT_LIST_FIELDS },
-	{ "list-keys", no_argument, NULL, OPT_LIST_KEYS },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "write", required_argument, NULL, 'w' },
-	{ "read", required_argument, NULL, 'r' },
-	{ "speed", required_argument, NULL, OPT_SPEED },
-	{ NULL, 0, NULL, 0 },
+/*
+ * One row per option: getopt_long's arrays, --help and --list-options are
+ * all made from it. A new option is a parser and a line here.
+ */
+struct opt {
+	const char *name;
+	int letter;		/* the short option, or 0 */
+	int has_arg;		/* no_argument, required_argument, optional_argument */
+	const char *arg;	/* its value in --help: "SECS", "FILE" */
+	const char *section;	/* starts a --help section, or NULL */
+	const char *help;
+	int (*parse)(struct dtl_opts *o, const char *arg, char *err, size_t errlen);
 };
-
-void dtl_opts__usage(FILE *f)
-{
-	fputs("Usage: dtltop [options] [interval [count]]\n"
-	      "Live per-vCPU view of the POWER Dispatch Trace Log (DTL).\n\n"
-	      "Sources:\n"
-	      "      --source=auto|sim|debugfs|perf  where entries come from (default auto)\n"
-	      "      --sim[=k=v,...]       the simulated shared-processor pool; keys: vcpus ent\n"
-	      "                            pool load other busy slice faults poll smt\n"
-	      "                            clock=wall|virtual\n"
-	      "      --seed N              simulator seed (default 1)\n"
-	      "      --root DIR            read /proc, /sys and debugfs under DIR (default /)\n"
-	      "  -r, --read FILE           replay a recording made with -w\n"
-	      "      --speed N|max         replay speed (default 1 in the TUI, max with -b)\n"
-	      "  -w, --write FILE          record every raw DTL entry to FILE (new file)\n"
-	      "  -e, --events LIST         event mask: cede,preempt,fault or all (default all)\n"
-	      "  -C, --cpu LIST            CPUs to show, e.g. 0-7,16\n\n"
-	      "Output:\n"
-	      "  -d, --delay SECS          interval, fractions allowed (default 1)\n"
-	      "  -b, --batch               print the table every interval, no TUI\n"
-	      "  -n, --iterations N        stop after N intervals\n"
-	      "      --format=text|csv     batch output format (default text)\n"
-	      "      --csv                 same as --format=csv\n"
-	      "  -o, --output FILE         batch output to FILE instead of stdout\n"
-	      "  -s, --sort [+-]FIELD      sort by a CSV field name (- reverses)\n"
-	      "      --list-fields         print the columns with their units and exit\n"
-	      "      --list-keys           print the TUI's keys and exit\n"
-	      "      --no-color            monochrome (NO_COLOR is honoured too)\n"
-	      "  -h, --help                this help\n"
-	      "  -V, --version             version\n\n"
-	      "Privileges: the debugfs source needs root (debugfs is root-only); the\n"
-	      "simulator needs none.\n", f);
-}
 
 static int parse_interval(const char *s, double *v, char *err, size_t errlen)
 {
@@ -107,180 +60,306 @@ static int parse_count(const char *s, long *v, char *err, size_t errlen)
 	return 0;
 }
 
-int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+static int set_batch(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	const char *sort = NULL;
-	int c;
+	(void)a, (void)err, (void)errlen;
+	o->batch = true;
+	return 0;
+}
 
-	memset(o, 0, sizeof(*o));
-	o->src.kind = DTL_SOURCE_AUTO;
-	o->src.root = "/";
-	o->src.mask = DTL_MASK_ALL;
-	o->src.seed = 1;
-	o->interval_s = 1.0;
-	o->sort_col = dtl_cols__find("cpu");
-	optind = 0;	/* glibc: 0 also resets its internal state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bn:d:o:e:C:s:hVw:r:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->batch = true;
-			break;
-		case 'n':
-			if (parse_count(optarg, &o->iterations, err, errlen))
-				return -1;
-			break;
-		case 'd':
-			if (parse_interval(optarg, &o->interval_s, err, errlen))
-				return -1;
-			o->have_interval = true;
-			break;
-		case 'w':
-			o->write = optarg;
-			break;
-		case 'r':
-			o->src.kind = DTL_SOURCE_REPLAY;
-			o->src.replay = optarg;
-			break;
-		case OPT_SPEED: {
-			char *end;
+static int set_iterations(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return parse_count(a, &o->iterations, err, errlen);
+}
 
-			o->have_speed = true;
-			if (strcmp(optarg, "max") == 0) {
-				o->speed = 0;
-				break;
-			}
-			errno = 0;
-			o->speed = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(o->speed) || o->speed <= 0 ||
-			    o->speed > 1e6) {
-				snprintf(err, errlen, "bad --speed '%s' (want a factor > 0, or max)", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'o':
-			if (!optarg[0]) {
-				snprintf(err, errlen, "-o needs a file name ('-' is standard output)");
-				return -1;
-			}
-			o->output = optarg;
-			break;
-		case 'e': {
-			const char *bad;
+static int set_delay(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	o->have_interval = true;
+	return parse_interval(a, &o->interval_s, err, errlen);
+}
 
-			if (dtl_mask__parse(optarg, &o->src.mask, &bad)) {
-				snprintf(err, errlen, "bad event list '%s' at '%s' (want cede, preempt, "
-					 "fault, or all, joined by commas)", optarg, bad);
-				return -1;
-			}
-			o->have_mask = true;
-			break;
-		}
-		case 'C':
-			if (dtl_cpuset__parse(&o->src.cpus, optarg, err, errlen))
-				return -1;
-			o->src.have_cpus = true;
-			break;
-		case 's':
-			sort = optarg;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case OPT_SIM: {
-			struct dtl_sim_params p;
+static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->write = a;
+	return 0;
+}
 
-			o->src.kind = DTL_SOURCE_SIM;
-			o->src.sim_params = optarg ? optarg : "";
-			if (dtl_sim__parse(o->src.sim_params, &p, err, errlen))
-				return -1;
-			break;
-		}
-		case OPT_SOURCE:
-			if (strcmp(optarg, "auto") == 0)
-				o->src.kind = DTL_SOURCE_AUTO;
-			else if (strcmp(optarg, "sim") == 0)
-				o->src.kind = DTL_SOURCE_SIM;
-			else if (strcmp(optarg, "debugfs") == 0)
-				o->src.kind = DTL_SOURCE_DEBUGFS;
-			else if (strcmp(optarg, "perf") == 0)
-				o->src.kind = DTL_SOURCE_PERF;
-			else {
-				snprintf(err, errlen, "bad --source '%s' (want auto, sim, debugfs or perf)",
-					 optarg);
-				return -1;
-			}
-			break;
-		case OPT_SEED: {
-			char *end;
+static int set_read(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->src.kind = DTL_SOURCE_REPLAY;
+	o->src.replay = a;
+	return 0;
+}
 
-			errno = 0;
-			o->src.seed = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || !isdigit((unsigned char)optarg[0])) {
-				snprintf(err, errlen, "bad --seed '%s' (want an unsigned integer)", optarg);
-				return -1;
-			}
-			break;
-		}
-		case OPT_ROOT:
-			if (!optarg[0] || strlen(optarg) > 3000) {
-				snprintf(err, errlen, "bad --root '%s'", optarg);
-				return -1;
-			}
-			o->src.root = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o->format = DTL_FORMAT_TEXT;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = DTL_FORMAT_CSV;
-			else {
-				snprintf(err, errlen, "bad --format '%s' (want text or csv)", optarg);
-				return -1;
-			}
-			break;
-		case OPT_CSV:
-			o->format = DTL_FORMAT_CSV;
-			break;
-		case OPT_LIST_FIELDS:
-			o->list_fields = true;
-			break;
-		case OPT_LIST_KEYS:
-			o->list_keys = true;
-			break;
-		case OPT_NO_COLOR:
-			o->no_color = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default:
-			snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", argv[optind - 1]);
-			return -1;
-		}
+static int set_speed(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end;
+
+	o->have_speed = true;
+	if (strcmp(a, "max") == 0) {
+		o->speed = 0;
+		return 0;
 	}
-	if (optind < argc) {
-		if (parse_interval(argv[optind++], &o->interval_s, err, errlen))
-			return -1;
-		o->have_interval = true;
-	}
-	if (optind < argc && parse_count(argv[optind++], &o->iterations, err, errlen))
-		return -1;
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+	errno = 0;
+	o->speed = strtod(a, &end);
+	if (errno || end == a || *end || !isfinite(o->speed) || o->speed <= 0 || o->speed > 1e6) {
+		snprintf(err, errlen, "bad --speed '%s' (want a factor > 0, or max)", a);
 		return -1;
 	}
-	if (sort) {
-		const char *name = sort + (sort[0] == '-' || sort[0] == '+');
+	return 0;
+}
 
-		o->sort_reverse = sort[0] == '-';
+static int set_output(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0]) {
+		snprintf(err, errlen, "-o needs a file name ('-' is standard output)");
+		return -1;
+	}
+	o->output = a;
+	return 0;
+}
+
+static int set_events(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	const char *bad;
+
+	if (dtl_mask__parse(a, &o->src.mask, &bad)) {
+		snprintf(err, errlen, "bad event list '%s' at '%s' (want cede, preempt, fault, or all, "
+			 "joined by commas)", a, bad);
+		return -1;
+	}
+	o->have_mask = true;
+	return 0;
+}
+
+static int set_cpu(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	o->src.have_cpus = true;
+	return dtl_cpuset__parse(&o->src.cpus, a, err, errlen);
+}
+
+/* The column is looked up once all options are in (see finish()). */
+static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->sort = a;
+	return 0;
+}
+
+static int set_help(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->help = true;
+	return 0;
+}
+
+static int set_version(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->version = true;
+	return 0;
+}
+
+static int set_sim(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	struct dtl_sim_params p;
+
+	o->src.kind = DTL_SOURCE_SIM;
+	o->src.sim_params = a ? a : "";
+	return dtl_sim__parse(o->src.sim_params, &p, err, errlen);
+}
+
+static int set_source(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		enum dtl_source_kind kind;
+	} kinds[] = {
+		{ "auto", DTL_SOURCE_AUTO }, { "sim", DTL_SOURCE_SIM },
+		{ "debugfs", DTL_SOURCE_DEBUGFS }, { "perf", DTL_SOURCE_PERF },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(a, kinds[i].name) == 0) {
+			o->src.kind = kinds[i].kind;
+			return 0;
+		}
+	snprintf(err, errlen, "bad --source '%s' (want auto, sim, debugfs or perf)", a);
+	return -1;
+}
+
+static int set_seed(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	o->src.seed = strtoull(a, &end, 0);
+	if (errno || end == a || *end || !isdigit((unsigned char)a[0])) {
+		snprintf(err, errlen, "bad --seed '%s' (want an unsigned integer)", a);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_root(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) > 3000) {
+		snprintf(err, errlen, "bad --root '%s'", a);
+		return -1;
+	}
+	o->src.root = a;
+	return 0;
+}
+
+static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (strcmp(a, "text") == 0) {
+		o->format = DTL_FORMAT_TEXT;
+	} else if (strcmp(a, "csv") == 0) {
+		o->format = DTL_FORMAT_CSV;
+	} else {
+		snprintf(err, errlen, "bad --format '%s' (want text or csv)", a);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return set_format(o, a ? a : "csv", err, errlen);
+}
+
+static int set_list_fields(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->list_fields = true;
+	return 0;
+}
+
+static int set_list_keys(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->list_keys = true;
+	return 0;
+}
+
+static int set_list_options(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->list_options = true;
+	return 0;
+}
+
+static int set_no_color(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->no_color = true;
+	return 0;
+}
+
+#define NO no_argument
+#define REQ required_argument
+static const struct opt opts[] = {
+	{ "source", 0, REQ, "auto|sim|debugfs|perf", "Sources", "where entries come from (default auto)",
+	  set_source },
+	{ "sim", 0, optional_argument, "k=v,...", NULL, "the simulated shared-processor pool; keys: "
+	  "vcpus ent pool load other busy slice faults poll smt clock=wall|virtual", set_sim },
+	{ "seed", 0, REQ, "N", NULL, "simulator seed (default 1)", set_seed },
+	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)", set_root },
+	{ "read", 'r', REQ, "FILE", NULL, "replay a recording made with -w, or a perf.data", set_read },
+	{ "speed", 0, REQ, "N|max", NULL, "replay speed (default 1 in the TUI, max with -b)",
+	  set_speed },
+	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)", set_write },
+	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
+	  set_events },
+	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", set_cpu },
+	{ "delay", 'd', REQ, "SECS", "Output", "interval, fractions allowed (default 1)", set_delay },
+	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI", set_batch },
+	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals", set_iterations },
+	{ "format", 0, REQ, "text|csv", NULL, "batch output format (default text)", set_format },
+	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", set_csv },
+	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout", set_output },
+	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
+	  set_sort },
+	{ "list-fields", 0, NO, NULL, NULL, "print the columns with their units and exit",
+	  set_list_fields },
+	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", set_list_keys },
+	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
+	  set_list_options },
+	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)", set_no_color },
+	{ "help", 'h', NO, NULL, NULL, "this help", set_help },
+	{ "version", 'V', NO, NULL, NULL, "version, libperf's origin, build", set_version },
+};
+#undef NO
+#undef REQ
+#define NR_OPTS (sizeof(opts) / sizeof(opts[0]))
+
+/* "-d, --delay SECS" or "    --sim[=k=v,...]", as --help and --list-options show it. */
+static void spell(const struct opt *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%c%s--%s%s%s%s", p->letter ? "-" : " ", p->letter ? p->letter : ' ',
+		 p->letter ? ", " : "  ", p->name,
+		 p->has_arg == optional_argument ? "[=" : !p->has_arg ? "" : p->letter ? " " : "=",
+		 p->arg ? p->arg : "", p->has_arg == optional_argument ? "]" : "");
+}
+
+void dtl_opts__usage(FILE *f)
+{
+	char buf[128];
+
+	fputs("Usage: dtltop [options] [interval [count]]\n"
+	      "Live per-vCPU view of the POWER Dispatch Trace Log (DTL).\n", f);
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		if (opts[i].section)
+			fprintf(f, "\n%s:\n", opts[i].section);
+		spell(&opts[i], buf, sizeof(buf));
+		fprintf(f, "  %-26s", buf);
+		if (strlen(buf) > 26)
+			fprintf(f, "\n  %-26s", "");
+		/* the help wrapped at 79 columns, under itself */
+		for (const char *h = opts[i].help; *h;) {
+			size_t n = strlen(h);
+
+			if (n > 50) {
+				n = 50;
+				while (n > 0 && h[n] != ' ')
+					n--;
+				if (!n)
+					n = strcspn(h, " ");
+			}
+			fprintf(f, " %.*s\n", (int)n, h);
+			h += n;
+			h += *h == ' ';
+			if (*h)
+				fprintf(f, "  %-26s", "");
+		}
+	}
+	fputs("\nPrivileges: the perf source needs CAP_PERFMON (or root), the debugfs source\n"
+	      "root (debugfs is root-only); the simulator and replays need none.\n", f);
+}
+
+void dtl_opts__list(FILE *f)
+{
+	char buf[128];
+
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		spell(&opts[i], buf, sizeof(buf));
+		fprintf(f, "%s\t%s\n", buf, opts[i].help);
+	}
+}
+
+/* What only all options together can say. */
+static int finish(struct dtl_opts *o, char *err, size_t errlen)
+{
+	if (o->sort) {
+		const char *name = o->sort + (o->sort[0] == '-' || o->sort[0] == '+');
+
+		o->sort_reverse = o->sort[0] == '-';
 		o->sort_col = dtl_cols__find(name);
 		if (o->sort_col < 0 || strcmp(name, "timestamp") == 0) {
-			snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", sort);
+			snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", o->sort);
 			return -1;
 		}
 	}
@@ -294,6 +373,65 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 		return -1;
 	}
 	return 0;
+}
+
+int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct option longopts[NR_OPTS + 1];
+	char shorts[2 + 2 * NR_OPTS + 1] = ":";
+	size_t ns = 1;
+	int c, idx;
+
+	memset(o, 0, sizeof(*o));
+	memset(longopts, 0, sizeof(longopts));
+	o->src.kind = DTL_SOURCE_AUTO;
+	o->src.root = "/";
+	o->src.mask = DTL_MASK_ALL;
+	o->src.seed = 1;
+	o->interval_s = 1.0;
+	o->sort_col = dtl_cols__find("cpu");
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		/* val: the short letter, or 256 + the row for long-only options */
+		longopts[i] = (struct option){ opts[i].name, opts[i].has_arg, NULL,
+					       opts[i].letter ? opts[i].letter : 256 + (int)i };
+		if (opts[i].letter) {
+			shorts[ns++] = (char)opts[i].letter;
+			if (opts[i].has_arg == required_argument)
+				shorts[ns++] = ':';
+		}
+	}
+	shorts[ns] = '\0';
+	optind = 0;	/* glibc: 0 also resets its internal state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
+		const struct opt *p = NULL;
+
+		if (c == ':') {
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		}
+		for (size_t i = 0; i < NR_OPTS && !p; i++)
+			if (c == (opts[i].letter ? opts[i].letter : 256 + (int)i))
+				p = &opts[i];
+		if (!p) {
+			snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", argv[optind - 1]);
+			return -1;
+		}
+		if (p->parse(o, optarg, err, errlen))
+			return -1;
+	}
+	if (optind < argc) {
+		if (parse_interval(argv[optind++], &o->interval_s, err, errlen))
+			return -1;
+		o->have_interval = true;
+	}
+	if (optind < argc && parse_count(argv[optind++], &o->iterations, err, errlen))
+		return -1;
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return finish(o, err, errlen);
 }
 
 int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,

@@ -22,6 +22,8 @@ struct dtl_opts {
 	const char *output;
 	bool list_fields;
 	bool list_keys;
+	bool list_options;
+	const char *sort;	/* -s as given, resolved into sort_col */
 	bool help, version;
 	bool no_color;
 	int sort_col;		/* index into dtl_cols() */
@@ -43,5 +45,7 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,
 			 char *err, size_t errlen);
 void dtl_opts__usage(FILE *f);
+/* One line per option, "-d, --delay SECS<TAB>help": for scripts and the man-page check. */
+void dtl_opts__list(FILE *f);
 
 #endif

@@ -24,9 +24,13 @@ done
 
 # the page as text, with roff escapes for '-' undone
 text=$(sed 's/\\-/-/g; s/\\(en/-/g' "$man")
-for o in $("$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+# every option of the one option table (--list-options): in the man page and in --help
+help=$("$bin" --help)
+for o in $("$bin" --list-options | cut -f1 | grep -o -- '--[a-z][a-z-]*'); do
 	grep -qF -- "$o" <<<"$text" || grep -qF -- "${o#--}" <<<"$text" && ok || fail "option $o not in $man"
+	grep -qF -- "$o" <<<"$help" && ok || fail "option $o not in --help"
 done
+[ "$("$bin" --list-options | wc -l)" -ge 20 ] && ok || fail "--list-options lists too few"
 for f in $("$bin" --list-fields | awk '{print $1}'); do
 	grep -qw -- "$f" <<<"$text" && ok || fail "column $f not in $man"
 done
