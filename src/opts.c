@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,13 @@ struct opt {
 	const char *arg;	/* its value in --help: "SECS", "FILE" */
 	const char *section;	/* starts a --help section, or NULL */
 	const char *help;
+	/* NULL for a flag: the option then sets the bool at offset flag */
 	int (*parse)(struct dtl_opts *o, const char *arg, char *err, size_t errlen);
+	size_t flag;
 };
+
+#define FLAG(field) NULL, offsetof(struct dtl_opts, field)
+#define PARSE(fn) fn, 0
 
 static int parse_interval(const char *s, double *v, char *err, size_t errlen)
 {
@@ -57,13 +63,6 @@ static int parse_count(const char *s, long *v, char *err, size_t errlen)
 		snprintf(err, errlen, "bad iteration count '%s' (want an integer >= 1)", s);
 		return -1;
 	}
-	return 0;
-}
-
-static int set_batch(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->batch = true;
 	return 0;
 }
 
@@ -148,20 +147,6 @@ static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return 0;
 }
 
-static int set_help(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->help = true;
-	return 0;
-}
-
-static int set_version(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->version = true;
-	return 0;
-}
-
 static int set_sim(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	struct dtl_sim_params p;
@@ -231,66 +216,38 @@ static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return set_format(o, a ? a : "csv", err, errlen);
 }
 
-static int set_list_fields(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->list_fields = true;
-	return 0;
-}
-
-static int set_list_keys(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->list_keys = true;
-	return 0;
-}
-
-static int set_list_options(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->list_options = true;
-	return 0;
-}
-
-static int set_no_color(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->no_color = true;
-	return 0;
-}
-
 #define NO no_argument
 #define REQ required_argument
 static const struct opt opts[] = {
 	{ "source", 0, REQ, "auto|sim|debugfs|perf", "Sources", "where entries come from (default auto)",
-	  set_source },
+	  PARSE(set_source) },
 	{ "sim", 0, optional_argument, "k=v,...", NULL, "the simulated shared-processor pool; keys: "
-	  "vcpus ent pool load other busy slice faults poll smt clock=wall|virtual", set_sim },
-	{ "seed", 0, REQ, "N", NULL, "simulator seed (default 1)", set_seed },
-	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)", set_root },
-	{ "read", 'r', REQ, "FILE", NULL, "replay a recording made with -w, or a perf.data", set_read },
+	  "vcpus ent pool load other busy slice faults poll smt clock=wall|virtual", PARSE(set_sim) },
+	{ "seed", 0, REQ, "N", NULL, "simulator seed (default 1)", PARSE(set_seed) },
+	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)", PARSE(set_root) },
+	{ "read", 'r', REQ, "FILE", NULL, "replay a recording made with -w, or a perf.data", PARSE(set_read) },
 	{ "speed", 0, REQ, "N|max", NULL, "replay speed (default 1 in the TUI, max with -b)",
-	  set_speed },
-	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)", set_write },
+	  PARSE(set_speed) },
+	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)", PARSE(set_write) },
 	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
-	  set_events },
-	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", set_cpu },
-	{ "delay", 'd', REQ, "SECS", "Output", "interval, fractions allowed (default 1)", set_delay },
-	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI", set_batch },
-	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals", set_iterations },
-	{ "format", 0, REQ, "text|csv", NULL, "batch output format (default text)", set_format },
-	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", set_csv },
-	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout", set_output },
+	  PARSE(set_events) },
+	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", PARSE(set_cpu) },
+	{ "delay", 'd', REQ, "SECS", "Output", "interval, fractions allowed (default 1)", PARSE(set_delay) },
+	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI", FLAG(batch) },
+	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals", PARSE(set_iterations) },
+	{ "format", 0, REQ, "text|csv", NULL, "batch output format (default text)", PARSE(set_format) },
+	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", PARSE(set_csv) },
+	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout", PARSE(set_output) },
 	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
-	  set_sort },
+	  PARSE(set_sort) },
 	{ "list-fields", 0, NO, NULL, NULL, "print the columns with their units and exit",
-	  set_list_fields },
-	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", set_list_keys },
+	  FLAG(list_fields) },
+	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys) },
 	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
-	  set_list_options },
-	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)", set_no_color },
-	{ "help", 'h', NO, NULL, NULL, "this help", set_help },
-	{ "version", 'V', NO, NULL, NULL, "version, libperf's origin, build", set_version },
+	  FLAG(list_options) },
+	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)", FLAG(no_color) },
+	{ "help", 'h', NO, NULL, NULL, "this help", FLAG(help) },
+	{ "version", 'V', NO, NULL, NULL, "version, libperf's origin, build", FLAG(version) },
 };
 #undef NO
 #undef REQ
@@ -417,7 +374,9 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 			snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", argv[optind - 1]);
 			return -1;
 		}
-		if (p->parse(o, optarg, err, errlen))
+		if (!p->parse)
+			*(bool *)(void *)((char *)o + p->flag) = true;
+		else if (p->parse(o, optarg, err, errlen))
 			return -1;
 	}
 	if (optind < argc) {
