@@ -50,7 +50,6 @@ struct app {
 	int exit_code;
 	uint64_t shown;			/* intervals ended since the start or a rewind */
 	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
-	unsigned int mask;		/* as the stats know it */
 };
 
 static volatile sig_atomic_t stop;
@@ -81,15 +80,13 @@ static void record_failed(struct app *a)
 	a->exit_code = 1;
 }
 
-/* A replay's mask changes as its records come; the stats must know when. */
+/*
+ * A replay's mask changes as its records come; the stats must know when.
+ * Telling them the mask in force again changes nothing.
+ */
 static void sync_mask(struct app *a)
 {
-	unsigned int mask = dtl_source__mask(a->src);
-
-	if (mask != a->mask) {
-		a->mask = mask;
-		dtl_stats__set_mask(a->stats, mask);
-	}
+	dtl_stats__set_mask(a->stats, dtl_source__mask(a->src));
 }
 
 /* A fresh stats starts where the source's clock stands. */
@@ -97,8 +94,7 @@ static void start_stats(struct app *a)
 {
 	uint64_t tb;
 
-	a->mask = dtl_source__mask(a->src);
-	dtl_stats__set_mask(a->stats, a->mask);
+	sync_mask(a);
 	if (dtl_source__tb(a->src, &tb))
 		dtl_stats__start_at(a->stats, tb);
 }

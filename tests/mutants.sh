@@ -22,7 +22,7 @@ MUTANTS=$(cat <<'EOF'
 src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
 src/stats/stats.c ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
 src/stats/stats.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last
-src/stats/stats.c ^ c->steal_ticks += (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue; ^ c->steal_ticks += (uint64_t)r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
+src/stats/stats.c ^ \tc->steal_ticks += steal; ^ \tc->steal_ticks += r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
 src/stats/stats.c ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
 src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
 src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum

@@ -54,6 +54,8 @@ size_t dtl_cpuset__format(const struct dtl_cpuset *set, char *buf, size_t len)
 		buf[0] = '\0';
 	while (cpu < DTL_MAX_CPUS) {
 		unsigned int first;
+		size_t room;
+		char *at;
 		int n;
 
 		if (!dtl_cpuset__has(set, cpu)) {
@@ -64,10 +66,11 @@ size_t dtl_cpuset__format(const struct dtl_cpuset *set, char *buf, size_t len)
 		first = cpu;
 		while (cpu + 1 < DTL_MAX_CPUS && dtl_cpuset__has(set, cpu + 1))
 			cpu++;
-		n = first == cpu ? snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,
-					    "%s%u", off ? "," : "", first) :
-				   snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,
-					    "%s%u-%u", off ? "," : "", first, cpu);
+		/* past the end of buf only the length is counted, as snprintf does */
+		at = off < len ? buf + off : NULL;
+		room = off < len ? len - off : 0;
+		n = first == cpu ? snprintf(at, room, "%s%u", off ? "," : "", first) :
+				   snprintf(at, room, "%s%u-%u", off ? "," : "", first, cpu);
 		off += (size_t)n;
 		cpu++;
 	}

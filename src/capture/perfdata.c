@@ -69,8 +69,7 @@ struct stream {
 	uint8_t win[WINDOW];
 	uint64_t wbase;		/* chunk offset of win[0] */
 	size_t wlen;
-	size_t wchunk;		/* chunk the window holds */
-	bool wvalid;
+	size_t wchunk;		/* chunk the window holds (wlen 0: none yet) */
 	bool started, have_next;
 	uint8_t next[DTL_ENTRY_SIZE];
 	uint64_t next_pos;
@@ -98,7 +97,6 @@ struct pd {
 	uint64_t boot_tb, tb_freq;
 	bool info;
 	uint8_t *rec;			/* one record of pass one: 64 KiB */
-	char read_err[256];
 };
 
 static uint64_t le64(const uint8_t *p)
@@ -117,19 +115,12 @@ static uint32_t le32(const uint8_t *p)
 	return v;
 }
 
-/* len bytes at off, or -1 (cut short, or an I/O error named in read_err). */
+/* len bytes at off, or -1 (cut short, or unreadable: the caller names where). */
 static int read_at(struct pd *pd, uint64_t off, void *buf, size_t len)
 {
-	if (off > pd->len || len > pd->len - off || fseeko(pd->f, (off_t)off, SEEK_SET)) {
-		snprintf(pd->read_err, sizeof(pd->read_err), "cut short");
+	if (off > pd->len || len > pd->len - off || fseeko(pd->f, (off_t)off, SEEK_SET))
 		return -1;
-	}
-	if (fread(buf, 1, len, pd->f) != len) {
-		snprintf(pd->read_err, sizeof(pd->read_err), "%s",
-			 ferror(pd->f) ? strerror(errno) : "cut short");
-		return -1;
-	}
-	return 0;
+	return fread(buf, 1, len, pd->f) == len ? 0 : -1;
 }
 
 static struct stream *stream_of(struct pd *pd, uint32_t cpu)
@@ -345,7 +336,7 @@ static const uint8_t *view(struct pd *pd, struct stream *s, size_t n)
 {
 	const struct chunk *c = &s->ch[s->ci];
 
-	if (!s->wvalid || s->wchunk != s->ci || s->coff < s->wbase ||
+	if (!s->wlen || s->wchunk != s->ci || s->coff < s->wbase ||
 	    s->coff + n > s->wbase + s->wlen) {
 		size_t want = c->len - s->coff < WINDOW ? (size_t)(c->len - s->coff) : WINDOW;
 
@@ -354,7 +345,6 @@ static const uint8_t *view(struct pd *pd, struct stream *s, size_t n)
 		s->wbase = s->coff;
 		s->wlen = want;
 		s->wchunk = s->ci;
-		s->wvalid = true;
 	}
 	return s->win + (s->coff - s->wbase);
 }

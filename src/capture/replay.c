@@ -257,9 +257,7 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		if (k < 0.999999 || fabs(k - round(k)) > 1e-6 * k) {
 			snprintf(err, errlen, "-d %g is not a multiple of the %g s interval %s was "
 				 "recorded with", o->replay_interval_s, rec, o->replay);
-			replay_close(src);
-			src->priv = NULL;
-			return -1;
+			goto refuse;
 		}
 		p->group = (unsigned int)round(k);
 	}
@@ -275,9 +273,7 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 
 		snprintf(err, errlen, "-C selects no CPU of %s (it has %s%s)", o->replay, have,
 			 need >= sizeof(have) ? "..." : "");
-		replay_close(src);
-		src->priv = NULL;
-		return -1;
+		goto refuse;
 	}
 	t = (time_t)(p->meta.start_ns / 1000000000ull);
 	gmtime_r(&t, &tm);
@@ -285,6 +281,10 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	snprintf(src->detail, sizeof(src->detail), "of %.160s: %.31s on %.64s, %.39s %.160s", o->replay,
 		 p->meta.source, p->meta.host[0] ? p->meta.host : "?", when, p->meta.detail);
 	return 0;
+refuse:
+	replay_close(src);
+	src->priv = NULL;
+	return -1;
 }
 
 static void replay_close(struct dtl_source *src)

@@ -131,12 +131,6 @@ uint64_t dtl_hist__value(unsigned int bucket)
 	return (8 + sub) * width + width / 2;
 }
 
-/*
- * A wait ends at the entry's timebase: steal (ready_to_enqueue, then
- * enqueue_to_dispatch) just before it, idle (waiting_to_ready) before that.
- * Whatever began before the interval's start a belongs to earlier intervals
- * (the totals keep it); before the origin o, to no figure of ours at all.
- */
 /* How much of a wait of len ending at t lies before x (no overflow on any input). */
 static inline uint64_t wait_before(uint64_t t, uint64_t len, uint64_t x)
 {
@@ -145,6 +139,12 @@ static inline uint64_t wait_before(uint64_t t, uint64_t len, uint64_t x)
 	return len > t - x ? len - (t - x) : 0;
 }
 
+/*
+ * A wait ends at the entry's timebase: steal (ready_to_enqueue, then
+ * enqueue_to_dispatch) just before it, idle (waiting_to_ready) before that.
+ * Whatever began before the interval's start a belongs to earlier intervals
+ * (the totals keep it); before the origin o, to no figure of ours at all.
+ */
 static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o)
 {
 	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
@@ -169,6 +169,7 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	struct counts *c = &v->cur;
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
 	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
+	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
 
 	/* Timebase 0 is the AUX header's marker, never a dispatch. */
 	if (__builtin_expect(r->timebase == 0, 0)) {
@@ -183,10 +184,9 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->dispatch[d]++;
 	c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
-	c->steal_ticks += (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
+	c->steal_ticks += steal;
 	c->idle_ticks += r->waiting_to_ready;
-	if (__builtin_expect(a && (r->timebase < a || r->timebase - a < (uint64_t)r->enqueue_to_dispatch +
-			     r->ready_to_enqueue + r->waiting_to_ready), 0))
+	if (__builtin_expect(a && wait_before(r->timebase, steal + r->waiting_to_ready, a), 0))
 		split_wait(v, r, a, o);
 	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
 	if (r->enqueue_to_dispatch > c->lat_max)
@@ -342,9 +342,9 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
  * Where a was unknown (the first interval of a source without a clock) the
  * clip is made here, from the oldest end of the wait: idle first.
  */
-static uint64_t window(struct dtl_stats *s, double interval_s, uint64_t *a)
+static uint64_t window(const struct dtl_stats *s, uint64_t len, uint64_t *a)
 {
-	uint64_t len = (uint64_t)(interval_s * (double)s->tb_freq), b = s->win_end;
+	uint64_t b = s->win_end;
 
 	if (s->seen_tb > b)
 		b = s->seen_tb;
@@ -374,7 +374,8 @@ static void clamp_to(struct vcpu *v, uint64_t span)
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 {
 	struct counts *all = calloc(1, sizeof(*all));
-	uint64_t a, b = window(s, interval_s, &a), span = b - a;
+	uint64_t len = (uint64_t)(interval_s * (double)s->tb_freq);
+	uint64_t a, b = window(s, len, &a), span = b - a;
 	unsigned int mask = s->cur_mask;
 
 	if (!s->origin)
@@ -382,8 +383,7 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		struct vcpu *v = &s->v[i];
 
-		clamp_to(v, span > (uint64_t)(interval_s * (double)s->tb_freq) ? span :
-			 (uint64_t)(interval_s * (double)s->tb_freq));
+		clamp_to(v, span > len ? span : len);
 		if (v->online) {
 			make_row(s, &v->cur, (int)i, interval_s, span, mask, 1, &v->last);
 			if (all)

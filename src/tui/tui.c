@@ -137,15 +137,28 @@ static struct dtl_act help_key(struct dtl_tui *t, int ch)
 	return a;
 }
 
+/* arg rows, or a page either way, or to either end; the table clamps what is past it. */
+static void scroll_rows(struct dtl_tui *t, int arg, int page)
+{
+	if (arg == DTL_KEY_PAGE || arg == -DTL_KEY_PAGE)
+		t->top += arg > 0 ? page : -page;
+	else if (arg == DTL_KEY_ENDS || arg == -DTL_KEY_ENDS)
+		t->top = arg > 0 ? DTL_KEY_ENDS : 0;
+	else
+		t->top += arg;
+}
+
 bool dtl_tui__quit_pending(struct dtl_tui *t)
 {
+	const struct dtl_key *k;
 	int ch;
 
 	if (t->prompting || t->help)
 		return false;	/* a q there is text or closes the help */
 	timeout(0);
 	ch = getch();
-	if (ch == 'q' || ch == KEY_F(10))
+	k = ch != ERR ? dtl_keys__find(ch) : NULL;
+	if (k && k->what == DTL_KEY_QUIT)
 		return true;
 	if (ch != ERR)
 		ungetch(ch);	/* every other key waits for the loop */
@@ -190,8 +203,7 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case DTL_KEY_SORT_MOVE: move_sort(t, k->arg); break;
 	case DTL_KEY_SORT_REVERSE: t->sort_reverse = !t->sort_reverse; break;
 	case DTL_KEY_SCROLL:
-		t->top += k->arg == DTL_KEY_PAGE ? page : k->arg == -DTL_KEY_PAGE ? -page :
-			  k->arg == -DTL_KEY_ENDS ? -t->top : k->arg;
+		scroll_rows(t, k->arg, page);
 		break;
 	case DTL_KEY_REDRAW: clearok(curscr, TRUE); break;
 	}
