@@ -36,11 +36,9 @@ CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE := src/capture/dtl.c src/capture/aux.c src/capture/cpuset.c src/capture/sys.c src/capture/source.c \
-	src/capture/sim.c src/capture/debugfs.c src/capture/perf.c src/capture/perf_source.c src/capture/caps.c \
-	src/capture/record.c src/capture/replay.c src/capture/perfdata.c src/stats/stats.c src/view/columns.c \
-	src/view/table.c src/opts.c
-TUI := src/tui/tui.c src/tui/panels.c src/tui/keys.c
+CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/format/*.c src/stats/*.c \
+	src/view/*.c) src/opts.c
+TUI := $(wildcard src/tui/*.c)
 SRCS := $(CORE) $(TUI) src/main.c
 HDRS := $(wildcard src/*.h src/*/*.h) $(LIBPERF_DEP)
 TESTS := $(wildcard tests/unit/*.c)
@@ -64,7 +62,7 @@ build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 
 # kernel/vpa-dtl.c, unmodified, against the fakes in tests/kernel/.
 KHARNESS := tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
-	tests/unit/main.c src/capture/aux.c
+	tests/unit/main.c src/dtl/aux.c
 KDEPS := kernel/vpa-dtl.c $(KHARNESS) $(wildcard tests/kernel/*.h tests/kernel/include/*.h \
 	tests/kernel/include/*/*.h) tests/unit/t.h
 KFLAGS := -std=gnu11 -D_GNU_SOURCE -DCONFIG_PPC_SPLPAR -g -Wall -Wextra -Werror \

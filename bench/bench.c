@@ -27,11 +27,11 @@
 
 #include <linux/perf_event.h>
 
-#include "capture/aux.h"
-#include "capture/dtl.h"
-#include "capture/perf.h"
-#include "capture/record.h"
-#include "capture/source.h"
+#include "dtl/aux.h"
+#include "dtl/dtl.h"
+#include "platform/perf.h"
+#include "format/record.h"
+#include "source/source.h"
 #include "stats/stats.h"
 #include "tui/tui.h"
 #include "view/table.h"

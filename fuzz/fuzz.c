@@ -11,13 +11,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "capture/aux.h"
-#include "capture/cpuset.h"
-#include "capture/dtl.h"
-#include "capture/perfdata.h"
-#include "capture/record.h"
-#include "capture/sim.h"
-#include "capture/sys.h"
+#include "dtl/aux.h"
+#include "platform/cpuset.h"
+#include "dtl/dtl.h"
+#include "format/perfdata.h"
+#include "format/record.h"
+#include "source/sim.h"
+#include "platform/sys.h"
 #include "stats/stats.h"
 
 static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)

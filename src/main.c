@@ -17,10 +17,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "capture/dtl.h"
-#include "capture/record.h"
-#include "capture/source.h"
-#include "capture/sys.h"
+#include "dtl/dtl.h"
+#include "format/record.h"
+#include "source/source.h"
+#include "platform/sys.h"
 #include "opts.h"
 #include "stats/stats.h"
 #include "tui/keys.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/dtl.h"
-#include "capture/sim.h"
+#include "dtl/dtl.h"
+#include "source/sim.h"
 #include "opts.h"
 #include "view/columns.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "capture/source.h"
+#include "source/source.h"
 
 enum dtl_format { DTL_FORMAT_TEXT, DTL_FORMAT_CSV };
 

@@ -37,32 +37,32 @@ src/stats/stats.c ^ (unsigned int)cpu >= s->nr_cpus ||\n\t\t\t\t   !s->v[cpu].on
 src/stats/stats.c ^ \tto->gaps += c->gaps;\n ^  ^ gaps never reach the partition row
 src/stats/stats.c ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7); ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 2)) & 7); ^ histogram sub-buckets wrong
 src/stats/stats.c ^ \t\tsplit_wait(v, r, a, o); ^ \t\t(void)o; ^ waits not split at interval edges
-src/capture/dtl.c ^ case 2: case 3: case 7: case 8: ^ case 2: case 3: case 7: ^ hcall_adjunct maps to the preempt bit
-src/capture/dtl.c ^ put_be(p + 8, r->ready_to_enqueue, 4); ^ put_be(p + 8, r->waiting_to_ready, 4); ^ encoder writes the wrong wait
-src/capture/dtl.c ^ if (n == strlen(mask_words[i].word) && ^ if (n <= strlen(mask_words[i].word) && ^ -e accepts a prefix (-e c)
-src/capture/aux.c ^ if (head < tail || head - tail > size) { ^ if (head < tail || head - tail >= size) { ^ an exactly full main ring taken for garbage
-src/capture/aux.c ^ news->partial += !!(flags & AUX_FLAG_PARTIAL); ^ news->partial += !!(flags & AUX_FLAG_TRUNCATED); ^ PARTIAL read as TRUNCATED
-src/capture/aux.c ^ news->collision += !!(flags & AUX_FLAG_COLLISION); ^ news->collision += 0; ^ COLLISION ignored
-src/capture/aux.c ^ if (!a->size || head < a->pos || head - a->pos > a->size) { ^ if (!a->size || head < a->pos || head - a->pos >= a->size) { ^ an exactly full AUX ring dropped as junk
-src/capture/perfdata.c ^ pd->partial += (flags & AUX_PARTIAL) != 0; ^ pd->partial += (flags & AUX_TRUNCATED) != 0; ^ perf.data PARTIAL not counted
-src/capture/perfdata.c ^ while (s->have_next && dtl__be64(s->next + 16) < edge) { ^ while (s->have_next && dtl__be64(s->next + 16) <= edge) { ^ an entry on the edge in the earlier interval
-src/capture/perfdata.c ^ (!s->have_next || s->gap[s->gi] <= s->next_pos) ^ (!s->have_next || s->gap[s->gi] < s->next_pos) ^ a gap one interval late
-src/capture/record.c ^ \t\tdtl_sanitize(v);\n ^  ^ a recording's host name reaches the terminal raw
-src/capture/perfdata.c ^ s = stream_of(pd, le32(r + 40)); ^ s = stream_of(pd, le32(r + 32)); ^ entries filed by mmap index, not CPU
-src/capture/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 32; l < 64; l += 16) ^ 64-byte wrap junk misparsed
-src/capture/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
-src/capture/perfdata.c ^ double ns = (double)(t0 - pd->boot_tb) ^ double ns = (double)(t0) ^ perf.data times not from boot
-src/capture/perfdata.c ^ \t\t\t\tgaps += passed_gaps(s);\n\t\t\t\tmemcpy ^ \t\t\t\tmemcpy ^ gaps inside an interval's entries dropped
-src/capture/record.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
-src/capture/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
-src/capture/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
-src/capture/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
-src/capture/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
-src/capture/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
-src/capture/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset ^ replay -C shows and writes every CPU
-src/capture/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored
-src/capture/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay
-src/capture/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
+src/dtl/dtl.c ^ case 2: case 3: case 7: case 8: ^ case 2: case 3: case 7: ^ hcall_adjunct maps to the preempt bit
+src/dtl/dtl.c ^ put_be(p + 8, r->ready_to_enqueue, 4); ^ put_be(p + 8, r->waiting_to_ready, 4); ^ encoder writes the wrong wait
+src/dtl/dtl.c ^ if (n == strlen(mask_words[i].word) && ^ if (n <= strlen(mask_words[i].word) && ^ -e accepts a prefix (-e c)
+src/dtl/aux.c ^ if (head < tail || head - tail > size) { ^ if (head < tail || head - tail >= size) { ^ an exactly full main ring taken for garbage
+src/dtl/aux.c ^ news->partial += !!(flags & AUX_FLAG_PARTIAL); ^ news->partial += !!(flags & AUX_FLAG_TRUNCATED); ^ PARTIAL read as TRUNCATED
+src/dtl/aux.c ^ news->collision += !!(flags & AUX_FLAG_COLLISION); ^ news->collision += 0; ^ COLLISION ignored
+src/dtl/aux.c ^ if (!a->size || head < a->pos || head - a->pos > a->size) { ^ if (!a->size || head < a->pos || head - a->pos >= a->size) { ^ an exactly full AUX ring dropped as junk
+src/format/perfdata.c ^ pd->partial += (flags & AUX_PARTIAL) != 0; ^ pd->partial += (flags & AUX_TRUNCATED) != 0; ^ perf.data PARTIAL not counted
+src/format/perfdata.c ^ while (s->have_next && dtl__be64(s->next + 16) < edge) { ^ while (s->have_next && dtl__be64(s->next + 16) <= edge) { ^ an entry on the edge in the earlier interval
+src/format/perfdata.c ^ (!s->have_next || s->gap[s->gi] <= s->next_pos) ^ (!s->have_next || s->gap[s->gi] < s->next_pos) ^ a gap one interval late
+src/format/record.c ^ \t\tdtl_sanitize(v);\n ^  ^ a recording's host name reaches the terminal raw
+src/format/perfdata.c ^ s = stream_of(pd, le32(r + 40)); ^ s = stream_of(pd, le32(r + 32)); ^ entries filed by mmap index, not CPU
+src/format/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 32; l < 64; l += 16) ^ 64-byte wrap junk misparsed
+src/format/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
+src/format/perfdata.c ^ double ns = (double)(t0 - pd->boot_tb) ^ double ns = (double)(t0) ^ perf.data times not from boot
+src/format/perfdata.c ^ \t\t\t\tgaps += passed_gaps(s);\n\t\t\t\tmemcpy ^ \t\t\t\tmemcpy ^ gaps inside an interval's entries dropped
+src/format/record.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
+src/format/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
+src/format/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
+src/format/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
+src/source/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
+src/source/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
+src/source/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset ^ replay -C shows and writes every CPU
+src/source/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored
+src/source/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay
+src/source/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
 src/view/columns.c ^ r->cpu == DTL_ROW_SELECTED ? "selected" : NULL; ^ r->cpu == DTL_ROW_SELECTED ? "all" : NULL; ^ -C aggregate labelled all
 src/view/table.c ^ \treturn x->cpu - y->cpu; ^ \treturn (x->cpu - y->cpu) * sort_dir; ^ ties follow the sort direction
 src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "%u", r->mask); ^ mask column in decimal
@@ -72,8 +72,8 @@ src/opts.c ^ if (o->have_mask && o->src.kind == DTL_SOURCE_REPLAY) { ^ if (0) { 
 src/main.c ^ \tif (!a->paused) {\n\t\trefill(a, a->table.ts_ns); ^ \tif (1) {\n\t\trefill(a, a->table.ts_ns); ^ pause does not freeze the rows
 src/main.c ^ \t\tsync_mask(a);\n\t\tif (a->rec ^ \t\tif (a->rec ^ a replay's mask changes reach the stats late
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
-src/capture/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
-src/capture/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
+src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
+src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
 EOF
 )
 

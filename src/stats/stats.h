@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../capture/dtl.h"
+#include "../dtl/dtl.h"
 
 struct dtl_stats;
 

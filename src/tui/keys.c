@@ -7,7 +7,7 @@
 
 #include <ncurses.h>
 
-#include "../capture/dtl.h"
+#include "../dtl/dtl.h"
 
 static const struct dtl_key keys[] = {
 	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "h help", DTL_KEY_HELP, 0,

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../capture/dtl.h"
+#include "../dtl/dtl.h"
 #include "../version.h"
 #include "../view/columns.h"
 

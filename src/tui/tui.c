@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../capture/dtl.h"
+#include "../dtl/dtl.h"
 #include "../view/columns.h"
 #include "keys.h"
 #include "panels.h"

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "../capture/sys.h"
+#include "../platform/sys.h"
 #include "../view/table.h"
 
 struct dtl_tui;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "columns.h"
-#include "../capture/dtl.h"
+#include "../dtl/dtl.h"
 
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
 		    uint64_t ts_ns)

@@ -19,7 +19,7 @@ mutant() {
 		-Itests/kernel/include -c -o "$out/$name.o" "$src" ||
 	   ! $CC -std=gnu11 -D_GNU_SOURCE -g -w -pthread -Itests/kernel -Isrc -o "$out/$name" "$out/$name.o" \
 		tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
-		tests/unit/main.c src/capture/aux.c; then
+		tests/unit/main.c src/dtl/aux.c; then
 		echo "FAIL: mutant '$name' does not build"; fails=$((fails + 1)); return
 	fi
 	if timeout 60 "$out/$name" >"$out/$name.log" 2>&1; then

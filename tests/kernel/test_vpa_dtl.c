@@ -7,7 +7,7 @@
 #include "../unit/t.h"
 #include "harness.h"
 
-#include "capture/aux.h"
+#include "dtl/aux.h"
 
 #include <stdlib.h>
 

@@ -4,8 +4,8 @@
 
 #include <stdlib.h>
 
-#include "capture/aux.h"
-#include "capture/dtl.h"
+#include "dtl/aux.h"
+#include "dtl/dtl.h"
 
 struct img {
 	uint8_t *base;

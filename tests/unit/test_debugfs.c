@@ -4,8 +4,8 @@
 
 #include <stdlib.h>
 
-#include "capture/dtl.h"
-#include "capture/source.h"
+#include "dtl/dtl.h"
+#include "source/source.h"
 #include "fakeroot.h"
 
 #define DIR "sys/kernel/debug/powerpc/dtl/"

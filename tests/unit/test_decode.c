@@ -2,7 +2,7 @@
 /* Decode: the big-endian entry, the reason tables, the event mask words. */
 #include "t.h"
 
-#include "capture/dtl.h"
+#include "dtl/dtl.h"
 
 /* The first entry of the vpa-dtl.rst sample, as far as its fields are published. */
 static const uint8_t doc_entry[48] = {

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/caps.h"
-#include "capture/perf.h"
+#include "platform/caps.h"
+#include "platform/perf.h"
 #include "fakeroot.h"
 
 #define PMU "sys/bus/event_source/devices/vpa_dtl/"

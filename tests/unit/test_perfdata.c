@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "capture/dtl.h"
-#include "capture/perfdata.h"
-#include "capture/record.h"
+#include "dtl/dtl.h"
+#include "format/perfdata.h"
+#include "format/record.h"
 #include "perfdata_gen.h"
 
 #define TB_FREQ 512000000ull

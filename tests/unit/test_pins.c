@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "capture/dtl.h"
+#include "dtl/dtl.h"
 #include "opts.h"
 #include "stats/stats.h"
 #include "view/columns.h"

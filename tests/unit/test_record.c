@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "capture/dtl.h"
-#include "capture/record.h"
+#include "dtl/dtl.h"
+#include "format/record.h"
 #include "fakeroot.h"
 
 static char path[256];

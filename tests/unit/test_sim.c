@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "capture/dtl.h"
-#include "capture/sim.h"
-#include "capture/source.h"
+#include "dtl/dtl.h"
+#include "source/sim.h"
+#include "source/source.h"
 
 static struct dtl_source *sim(const char *params, uint64_t seed, unsigned int mask)
 {

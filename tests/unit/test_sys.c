@@ -2,8 +2,8 @@
 /* CPU lists, cpuinfo and lparcfg parsing, good and garbage. */
 #include "t.h"
 
-#include "capture/cpuset.h"
-#include "capture/sys.h"
+#include "platform/cpuset.h"
+#include "platform/sys.h"
 
 TEST(cpulist_parses_ranges_and_singles)
 {

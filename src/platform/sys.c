@@ -3,7 +3,7 @@
  * sys.c - read the few /proc and /sys facts dtltop needs, relative to --root.
  */
 #include "sys.h"
-#include "dtl.h"
+#include "../dtl/dtl.h"
 
 #include <errno.h>
 #include <fcntl.h>

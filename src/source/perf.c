@@ -11,11 +11,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "caps.h"
-#include "dtl.h"
-#include "perf.h"
+#include "../platform/caps.h"
+#include "../dtl/dtl.h"
+#include "../platform/perf.h"
 #include "source.h"
-#include "sys.h"
+#include "../platform/sys.h"
 
 #define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
 #define AUX_BYTES (128 * 1024)

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpuset.h"
+#include "../platform/cpuset.h"
 
 struct dtl_source;
 

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "dtl.h"
+#include "../dtl/dtl.h"
 
 #define PERF_MAGIC 0x32454c4946524550ull	/* "PERFILE2" */
 #define REC_LOST 2

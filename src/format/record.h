@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cpuset.h"
+#include "../platform/cpuset.h"
 
 #define DTL_REC_MAJOR 1
 #define DTL_REC_MINOR 1

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dtl.h"
-#include "sys.h"
+#include "../dtl/dtl.h"
+#include "../platform/sys.h"
 
 static const struct dtl_source_ops *pick(const struct dtl_source_opts *o,
 					 char *err, size_t errlen)

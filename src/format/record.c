@@ -19,7 +19,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "dtl.h"
+#include "../dtl/dtl.h"
 
 #define FILE_MAGIC "DTLTOPRC"
 #define CHUNK_MAGIC 0x434c5444u		/* "DTLC" little-endian */

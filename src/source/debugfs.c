@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dtl.h"
+#include "../dtl/dtl.h"
 #include "source.h"
-#include "sys.h"
+#include "../platform/sys.h"
 
 #define DBG_READS_PER_PASS 64
 
@@ -114,7 +114,6 @@ static int open_all(struct dtl_source *src, char *err, size_t errlen)
 	return 0;
 }
 
-/* The CPUs we should capture: online, within -C, and with a cpu-N file slot. */
 /* The CPUs we should capture: online, within -C, and with a cpu-N file slot. */
 static int wanted(struct dbg *d, struct dtl_cpuset *set, char *err, size_t errlen)
 {

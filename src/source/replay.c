@@ -18,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "dtl.h"
-#include "perfdata.h"
-#include "record.h"
+#include "../dtl/dtl.h"
+#include "../format/perfdata.h"
+#include "../format/record.h"
 #include "source.h"
 
 struct replay {

@@ -28,8 +28,8 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
-#include "aux.h"
-#include "dtl.h"
+#include "../dtl/aux.h"
+#include "../dtl/dtl.h"
 #include "sys.h"
 
 #define DTL_PMU_REL "sys/bus/event_source/devices/vpa_dtl"

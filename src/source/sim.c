@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dtl.h"
+#include "../dtl/dtl.h"
 #include "source.h"
 
 #define SIM_TB0 (1ull << 40)	/* an arbitrary timebase at simulated boot */
