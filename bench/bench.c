@@ -57,7 +57,7 @@ static struct dtl_source *sim(unsigned int vcpus)
 	struct dtl_source *s;
 
 	snprintf(params, sizeof(params), "vcpus=%u,clock=virtual,busy=0.1,poll=20,other=0", vcpus);
-	o.kind = DTL_SOURCE_SIM;
+	o.backend = "sim";
 	o.sim_params = params;
 	o.seed = 1;
 	o.mask = DTL_MASK_ALL;
@@ -294,7 +294,7 @@ static void bench_record(void)
 	uint64_t entries = 0, bytes, replayed = 0;
 	FILE *f;
 
-	so.kind = DTL_SOURCE_SIM;
+	so.backend = "sim";
 	so.sim_params = "vcpus=1920,busy=0.1,poll=20,other=0,clock=virtual";
 	so.mask = DTL_MASK_ALL;
 	so.seed = 1;

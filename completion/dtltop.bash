@@ -1,6 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for dtltop: options, --sim keys, --format/--source values,
-# field names for -s (asked of dtltop itself, so they match the binary).
+# field names for -s, all asked of dtltop's own tables so they match the binary.
+
+# The values an option lists in --list-options ("--format=text|csv"): "text csv".
+_dtltop_values()
+{
+	dtltop --list-options 2>/dev/null | cut -f1 | grep -oE -- "--$1[= ][^ ]*\|[^ ]*" |
+		sed 's/^[^= ]*[= ]//' | tr '|' ' '
+}
+
 _dtltop()
 {
 	local cur prev opts
@@ -14,15 +22,26 @@ _dtltop()
 		local have=${cur#--sim=} head=""
 		[[ $have == *,* ]] && head=${have%,*},
 		local k keys=""
-		for k in vcpus ent pool load other busy slice faults poll smt clock; do
+		local sim
+		sim=$(dtltop --sim=help 2>/dev/null)
+		for k in $(awk '{ print $1 }' <<<"$sim"); do
 			keys+="--sim=$head$k= "
 		done
-		[[ ${have##*,} == clock=* ]] && keys="--sim=${head}clock=wall --sim=${head}clock=virtual"
+		# a key with a choice of words ("clock wall|virtual"): the words
+		local key=${have##*,} words
+		key=${key%%=*}
+		words=$(awk -v k="$key" '$1 == k && $2 ~ /^[a-z]+\|/ { gsub(/\|/, " ", $2); print $2 }' <<<"$sim")
+		if [[ ${have##*,} == *=* && -n $words ]]; then
+			keys=""
+			for k in $words; do keys+="--sim=$head$key=$k "; done
+		fi
 		COMPREPLY=($(compgen -W "$keys" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return 0 ;;
-	--format=*) COMPREPLY=($(compgen -W "--format=text --format=csv" -- "$cur")); return 0 ;;
-	--source=*) COMPREPLY=($(compgen -W "--source=auto --source=sim --source=debugfs --source=perf" -- "$cur")); return 0 ;;
+	--format=* | --export-format=* | --source=*)
+		local o=${cur%%=*}
+		COMPREPLY=($(compgen -W "$(_dtltop_values "${o#--}" | sed "s/[^ ]*/$o=&/g")" -- "$cur"))
+		return 0 ;;
 	--sort=*)
 		COMPREPLY=($(compgen -W "$(dtltop --list-fields 2>/dev/null | awk '{ print "--sort=" $1 }')" -- "$cur"))
 		return 0 ;;
@@ -35,8 +54,8 @@ _dtltop()
 	-e | --events)
 		COMPREPLY=($(compgen -W "all cede preempt fault cede,preempt cede,fault preempt,fault" -- "$cur"))
 		return 0 ;;
-	--format) COMPREPLY=($(compgen -W "text csv" -- "$cur")); return 0 ;;
-	--source) COMPREPLY=($(compgen -W "auto sim debugfs perf" -- "$cur")); return 0 ;;
+	--format | --export-format | --source)
+		COMPREPLY=($(compgen -W "$(_dtltop_values "${prev#--}")" -- "$cur")); return 0 ;;
 	--speed) COMPREPLY=($(compgen -W "max 1 2 10 100" -- "$cur")); return 0 ;;
 	-r | --read | -w | --write | -o | --output)
 		COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;

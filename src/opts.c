@@ -13,9 +13,10 @@
 #include <string.h>
 
 #include "dtl/dtl.h"
-#include "source/sim.h"
 #include "opts.h"
 #include "view/columns.h"
+#include "view/writer.h"
+#include "source/backend.h"
 
 /*
  * One row per option: getopt_long's arrays, --help and --list-options are
@@ -31,10 +32,14 @@ struct opt {
 	/* NULL for a flag: the option then sets the bool at offset flag */
 	int (*parse)(struct dtl_opts *o, const char *arg, char *err, size_t errlen);
 	size_t flag;
+	const char *(*values)(void);	/* makes arg from a registry */
+	const struct dtl_source_opt *backend;	/* a backend's row, parsed by it */
 };
 
-#define FLAG(field) NULL, offsetof(struct dtl_opts, field)
-#define PARSE(fn) fn, 0
+#define FLAG(field) NULL, offsetof(struct dtl_opts, field), NULL, NULL
+#define PARSE(fn) fn, 0, NULL, NULL
+/* a parser whose values a registry lists */
+#define PARSE_ONE_OF(fn, values) fn, 0, values, NULL
 
 static int parse_interval(const char *s, double *v, char *err, size_t errlen)
 {
@@ -84,32 +89,6 @@ static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen
 	return 0;
 }
 
-static int set_read(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	o->src.kind = DTL_SOURCE_REPLAY;
-	o->src.replay = a;
-	return 0;
-}
-
-static int set_speed(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	char *end;
-
-	o->have_speed = true;
-	if (strcmp(a, "max") == 0) {
-		o->speed = 0;
-		return 0;
-	}
-	errno = 0;
-	o->speed = strtod(a, &end);
-	if (errno || end == a || *end || !isfinite(o->speed) || o->speed <= 0 || o->speed > 1e6) {
-		snprintf(err, errlen, "bad --speed '%s' (want a factor > 0, or max)", a);
-		return -1;
-	}
-	return 0;
-}
-
 static int set_output(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0]) {
@@ -147,44 +126,29 @@ static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return 0;
 }
 
-static int set_sim(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+/* "auto|perf|debugfs|sim": the backends --source can name, from the registry. */
+static const char *source_names(void)
 {
-	struct dtl_sim_params p;
+	static char buf[128];
+	size_t n, off;
+	const struct dtl_source_ops *const *b = dtl_backends(&n);
 
-	o->src.kind = DTL_SOURCE_SIM;
-	o->src.sim_params = a ? a : "";
-	return dtl_sim__parse(o->src.sim_params, &p, err, errlen);
+	off = (size_t)snprintf(buf, sizeof(buf), "auto");
+	for (size_t i = 0; i < n && off < sizeof(buf); i++)
+		if (b[i]->help)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "|%s", b[i]->name);
+	return buf;
 }
 
 static int set_source(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	static const struct {
-		const char *name;
-		enum dtl_source_kind kind;
-	} kinds[] = {
-		{ "auto", DTL_SOURCE_AUTO }, { "sim", DTL_SOURCE_SIM },
-		{ "debugfs", DTL_SOURCE_DEBUGFS }, { "perf", DTL_SOURCE_PERF },
-	};
+	const struct dtl_source_ops *b = dtl_backends__find(a);
 
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(a, kinds[i].name) == 0) {
-			o->src.kind = kinds[i].kind;
-			return 0;
-		}
-	snprintf(err, errlen, "bad --source '%s' (want auto, sim, debugfs or perf)", a);
-	return -1;
-}
-
-static int set_seed(struct dtl_opts *o, const char *a, char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	o->src.seed = strtoull(a, &end, 0);
-	if (errno || end == a || *end || !isdigit((unsigned char)a[0])) {
-		snprintf(err, errlen, "bad --seed '%s' (want an unsigned integer)", a);
+	if (strcmp(a, "auto") != 0 && (!b || !b->help)) {
+		snprintf(err, errlen, "bad --source '%s' (want %s)", a, source_names());
 		return -1;
 	}
+	o->src.backend = a;
 	return 0;
 }
 
@@ -200,12 +164,25 @@ static int set_root(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 
 static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	if (strcmp(a, "text") == 0) {
-		o->format = DTL_FORMAT_TEXT;
-	} else if (strcmp(a, "csv") == 0) {
-		o->format = DTL_FORMAT_CSV;
-	} else {
-		snprintf(err, errlen, "bad --format '%s' (want text or csv)", a);
+	char names[128];
+
+	o->format = dtl_writers__find(a);
+	if (!o->format) {
+		dtl_writers__names(names, sizeof(names), " or ");
+		snprintf(err, errlen, "bad --format '%s' (want %s)", a, names);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_export(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char names[128];
+
+	o->export_format = dtl_writers__find(a);
+	if (!o->export_format) {
+		dtl_writers__names(names, sizeof(names), " or ");
+		snprintf(err, errlen, "bad --export-format '%s' (want %s)", a, names);
 		return -1;
 	}
 	return 0;
@@ -216,18 +193,21 @@ static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return set_format(o, a ? a : "csv", err, errlen);
 }
 
+static const char *writer_names(void)
+{
+	static char buf[128];
+
+	dtl_writers__names(buf, sizeof(buf), "|");
+	return buf;
+}
+
 #define NO no_argument
 #define REQ required_argument
 static const struct opt opts[] = {
-	{ "source", 0, REQ, "auto|sim|debugfs|perf", "Sources", "where entries come from (default auto)",
-	  PARSE(set_source) },
-	{ "sim", 0, optional_argument, "k=v,...", NULL, "the simulated shared-processor pool; keys: "
-	  "vcpus ent pool load other busy slice faults poll smt clock=wall|virtual", PARSE(set_sim) },
-	{ "seed", 0, REQ, "N", NULL, "simulator seed (default 1)", PARSE(set_seed) },
+	/* the backends' own rows follow this one (see rows()) */
+	{ "source", 0, REQ, NULL, "Sources", "where entries come from (default auto)",
+	  PARSE_ONE_OF(set_source, source_names) },
 	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)", PARSE(set_root) },
-	{ "read", 'r', REQ, "FILE", NULL, "replay a recording made with -w, or a perf.data", PARSE(set_read) },
-	{ "speed", 0, REQ, "N|max", NULL, "replay speed (default 1 in the TUI, max with -b)",
-	  PARSE(set_speed) },
 	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)", PARSE(set_write) },
 	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
 	  PARSE(set_events) },
@@ -235,7 +215,9 @@ static const struct opt opts[] = {
 	{ "delay", 'd', REQ, "SECS", "Output", "interval, fractions allowed (default 1)", PARSE(set_delay) },
 	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI", FLAG(batch) },
 	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals", PARSE(set_iterations) },
-	{ "format", 0, REQ, "text|csv", NULL, "batch output format (default text)", PARSE(set_format) },
+	{ "format", 0, REQ, NULL, NULL, "batch output format (default text)", PARSE_ONE_OF(set_format, writer_names) },
+	{ "export-format", 0, REQ, NULL, NULL, "the format of the TUI's export key (default csv)",
+	  PARSE_ONE_OF(set_export, writer_names) },
 	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", PARSE(set_csv) },
 	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout", PARSE(set_output) },
 	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
@@ -251,7 +233,33 @@ static const struct opt opts[] = {
 };
 #undef NO
 #undef REQ
-#define NR_OPTS (sizeof(opts) / sizeof(opts[0]))
+#define NR_OWN (sizeof(opts) / sizeof(opts[0]))
+#define MAX_OPTS (NR_OWN + 32)
+
+/* The table with each backend's rows after --source, made once. */
+static const struct opt *rows(size_t *n)
+{
+	static struct opt all[MAX_OPTS];
+	static size_t nr;
+	bool made = nr > 0;
+	size_t nb;
+	const struct dtl_source_ops *const *b = dtl_backends(&nb);
+
+	for (size_t i = 0; !made && i < NR_OWN; i++) {
+		all[nr++] = opts[i];
+		if (opts[i].values)
+			all[nr - 1].arg = opts[i].values();
+		if (strcmp(opts[i].name, "source") != 0)
+			continue;
+		for (size_t k = 0; k < nb; k++)
+			for (const struct dtl_source_opt *r = b[k]->opts; r && r->name &&
+			     nr < MAX_OPTS - NR_OWN; r++)
+				all[nr++] = (struct opt){ r->name, r->letter, r->has_arg, r->arg,
+							  NULL, r->help, NULL, 0, NULL, r };
+	}
+	*n = nr;
+	return all;
+}
 
 /* "-d, --delay SECS" or "    --sim[=k=v,...]", as --help and --list-options show it. */
 static void spell(const struct opt *p, char *buf, size_t len)
@@ -262,36 +270,43 @@ static void spell(const struct opt *p, char *buf, size_t len)
 		 p->arg ? p->arg : "", p->has_arg == optional_argument ? "]" : "");
 }
 
+/* h wrapped at 79 columns, each line under the first. */
+static void help_text(FILE *f, const char *h)
+{
+	while (*h) {
+		size_t n = strlen(h);
+
+		if (n > 50) {
+			n = 50;
+			while (n > 0 && h[n] != ' ')
+				n--;
+			if (!n)
+				n = strcspn(h, " ");
+		}
+		fprintf(f, " %.*s\n", (int)n, h);
+		h += n;
+		h += *h == ' ';
+		if (*h)
+			fprintf(f, "  %-26s", "");
+	}
+}
+
 void dtl_opts__usage(FILE *f)
 {
+	size_t n;
+	const struct opt *o = rows(&n);
 	char buf[128];
 
 	fputs("Usage: dtltop [options] [interval [count]]\n"
 	      "Live per-vCPU view of the POWER Dispatch Trace Log (DTL).\n", f);
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		if (opts[i].section)
-			fprintf(f, "\n%s:\n", opts[i].section);
-		spell(&opts[i], buf, sizeof(buf));
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].section)
+			fprintf(f, "\n%s:\n", o[i].section);
+		spell(&o[i], buf, sizeof(buf));
 		fprintf(f, "  %-26s", buf);
 		if (strlen(buf) > 26)
 			fprintf(f, "\n  %-26s", "");
-		/* the help wrapped at 79 columns, under itself */
-		for (const char *h = opts[i].help; *h;) {
-			size_t n = strlen(h);
-
-			if (n > 50) {
-				n = 50;
-				while (n > 0 && h[n] != ' ')
-					n--;
-				if (!n)
-					n = strcspn(h, " ");
-			}
-			fprintf(f, " %.*s\n", (int)n, h);
-			h += n;
-			h += *h == ' ';
-			if (*h)
-				fprintf(f, "  %-26s", "");
-		}
+		help_text(f, o[i].help);
 	}
 	fputs("\nPrivileges: the perf source needs CAP_PERFMON (or root), the debugfs source\n"
 	      "root (debugfs is root-only); the simulator and replays need none.\n", f);
@@ -299,17 +314,21 @@ void dtl_opts__usage(FILE *f)
 
 void dtl_opts__list(FILE *f)
 {
+	size_t n;
+	const struct opt *o = rows(&n);
 	char buf[128];
 
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		spell(&opts[i], buf, sizeof(buf));
-		fprintf(f, "%s\t%s\n", buf, opts[i].help);
+	for (size_t i = 0; i < n; i++) {
+		spell(&o[i], buf, sizeof(buf));
+		fprintf(f, "%s\t%s\n", buf, o[i].help);
 	}
 }
 
 /* What only all options together can say. */
 static int finish(struct dtl_opts *o, char *err, size_t errlen)
 {
+	bool replay = o->src.backend && strcmp(o->src.backend, "replay") == 0;
+
 	if (o->sort) {
 		const char *name = o->sort + (o->sort[0] == '-' || o->sort[0] == '+');
 
@@ -320,11 +339,11 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	if (o->have_speed && o->src.kind != DTL_SOURCE_REPLAY) {
+	if (o->src.have_speed && !replay) {
 		snprintf(err, errlen, "--speed needs -r FILE");
 		return -1;
 	}
-	if (o->have_mask && o->src.kind == DTL_SOURCE_REPLAY) {
+	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");
 		return -1;
@@ -332,53 +351,67 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+static void defaults(struct dtl_opts *o)
 {
-	struct option longopts[NR_OPTS + 1];
-	char shorts[2 + 2 * NR_OPTS + 1] = ":";
-	size_t ns = 1;
-	int c, idx;
-
 	memset(o, 0, sizeof(*o));
-	memset(longopts, 0, sizeof(longopts));
-	o->src.kind = DTL_SOURCE_AUTO;
+	o->src.backend = "auto";
 	o->src.root = "/";
 	o->src.mask = DTL_MASK_ALL;
 	o->src.seed = 1;
 	o->interval_s = 1.0;
 	o->sort_col = dtl_cols__find("cpu");
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		/* val: the short letter, or 256 + the row for long-only options */
-		longopts[i] = (struct option){ opts[i].name, opts[i].has_arg, NULL,
-					       opts[i].letter ? opts[i].letter : 256 + (int)i };
-		if (opts[i].letter) {
-			shorts[ns++] = (char)opts[i].letter;
-			if (opts[i].has_arg == required_argument)
+	o->format = dtl_writers__find("text");
+	o->export_format = dtl_writers__find("csv");
+}
+
+/* getopt_long's arrays from the table: val is the letter, or 256 + the row. */
+static void getopt_arrays(const struct opt *o, size_t n, struct option *longopts, char *shorts)
+{
+	size_t ns = 0;
+
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < n; i++) {
+		longopts[i] = (struct option){ o[i].name, o[i].has_arg, NULL,
+					       o[i].letter ? o[i].letter : 256 + (int)i };
+		if (o[i].letter) {
+			shorts[ns++] = (char)o[i].letter;
+			if (o[i].has_arg == required_argument)
 				shorts[ns++] = ':';
 		}
 	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	shorts[ns] = '\0';
-	optind = 0;	/* glibc: 0 also resets its internal state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
-		const struct opt *p = NULL;
+}
 
-		if (c == ':') {
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		}
-		for (size_t i = 0; i < NR_OPTS && !p; i++)
-			if (c == (opts[i].letter ? opts[i].letter : 256 + (int)i))
-				p = &opts[i];
-		if (!p) {
-			snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", argv[optind - 1]);
-			return -1;
-		}
-		if (!p->parse)
-			*(bool *)(void *)((char *)o + p->flag) = true;
-		else if (p->parse(o, optarg, err, errlen))
-			return -1;
+/* One option as getopt_long returned it: 0, -1 with err, or 1 to exit at once. */
+static int apply(struct dtl_opts *o, const struct opt *rows_, size_t n, int c, const char *arg,
+		 const char *spelled, char *err, size_t errlen)
+{
+	const struct opt *p = NULL;
+
+	if (c == ':') {
+		snprintf(err, errlen, "option '%s' needs a value", spelled);
+		return -1;
 	}
+	for (size_t i = 0; i < n && !p; i++)
+		if (c == (rows_[i].letter ? rows_[i].letter : 256 + (int)i))
+			p = &rows_[i];
+	if (!p) {
+		snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", spelled);
+		return -1;
+	}
+	if (p->backend)
+		return p->backend->parse(&o->src, arg, err, errlen);
+	if (!p->parse) {
+		*(bool *)(void *)((char *)o + p->flag) = true;
+		return 0;
+	}
+	return p->parse(o, arg, err, errlen);
+}
+
+/* top's habit: "dtltop 2 10" is every 2 s, 10 times. */
+static int positional(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
 	if (optind < argc) {
 		if (parse_interval(argv[optind++], &o->interval_s, err, errlen))
 			return -1;
@@ -390,6 +423,26 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	return 0;
+}
+
+int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	size_t n;
+	const struct opt *all = rows(&n);
+	struct option longopts[MAX_OPTS + 1];
+	char shorts[2 + 2 * MAX_OPTS + 1];
+	int c, idx, rc;
+
+	defaults(o);
+	getopt_arrays(all, n, longopts, shorts);
+	optind = 0;	/* glibc: 0 also resets its internal state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1)
+		if ((rc = apply(o, all, n, c, optarg, argv[optind - 1], err, errlen)))
+			return rc;
+	if (positional(o, argc, argv, err, errlen))
+		return -1;
 	return finish(o, err, errlen);
 }
 

@@ -10,15 +10,15 @@
 #include <stddef.h>
 
 #include "source/source.h"
-
-enum dtl_format { DTL_FORMAT_TEXT, DTL_FORMAT_CSV };
+#include "view/writer.h"
 
 struct dtl_opts {
 	struct dtl_source_opts src;
 	bool batch;
 	long iterations;	/* 0 = forever */
 	double interval_s;
-	enum dtl_format format;
+	const struct dtl_writer *format;	/* -b's */
+	const struct dtl_writer *export_format;	/* the TUI's 'e' */
 	const char *output;
 	bool list_fields;
 	bool list_keys;
@@ -29,13 +29,14 @@ struct dtl_opts {
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */
-	double speed;		/* replay speed; 0 = as fast as possible */
-	bool have_speed;
 	bool have_interval;
 	bool have_mask;		/* -e given */
 };
 
-/* 0 ok, -1 with a one-line message in err (exit status 2). */
+/*
+ * 0 ok, -1 with a one-line message in err (exit status 2), 1 when an
+ * option printed what was asked (--sim=help) and dtltop should exit 0.
+ */
 int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen);
 /*
  * A replay's jump target ('b'): "#N" is interval N (in *interval); "+S" or

@@ -51,6 +51,16 @@ complete_words() { # words... : the completions of the last one
 ) >"$tmp/comp.out"
 [ ! -s "$tmp/comp.out" ] && ok || fail "bash completion: $(cat "$tmp/comp.out")"
 command -v zsh >/dev/null && { zsh -n completion/_dtltop && ok || fail "zsh completion syntax"; }
+# zsh's specs come from --list-options: every option has one, with its values
+if command -v zsh >/dev/null; then
+	specs=$(PATH=$(dirname "$DTLTOP"):$PATH zsh -c 'source <(sed "\$d" completion/_dtltop); _dtltop_specs')
+	for o in $("$DTLTOP" --list-options | cut -f1 | grep -oE -- '--[a-z-]+'); do
+		grep -q -- "^([^)]*)$o[=[]" <<<"$specs" || echo "no zsh spec for $o"
+	done >"$tmp/zsh.out"
+	grep -qF -- '--format=[batch output format (default text)]:text|csv:(text csv)' <<<"$specs" \
+		|| echo "zsh: --format values" >>"$tmp/zsh.out"
+	[ ! -s "$tmp/zsh.out" ] && ok || fail "zsh completion: $(cat "$tmp/zsh.out")"
+fi
 
 # --- --version says where libperf came from
 "$DTLTOP" --version | sed -n 2p | grep -Eq '^(static libperf from .+|system libperf [0-9.]+);' && ok \

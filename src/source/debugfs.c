@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../dtl/dtl.h"
-#include "source.h"
+#include "backend.h"
 #include "../platform/sys.h"
 
 #define DBG_READS_PER_PASS 64
@@ -286,8 +286,19 @@ static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, si
 	return 0;
 }
 
+static bool dbg_probe(const char *root, char *why, size_t whylen)
+{
+	char path[4096];
+
+	dtl_sys__path(path, sizeof(path), root, DTL_DEBUGFS_DIR);
+	snprintf(why, whylen, "%s (debugfs, CONFIG_DTL)", path);
+	return dtl_sys__exists(root, DTL_DEBUGFS_DIR);
+}
+
 const struct dtl_source_ops dtl_debugfs_ops = {
 	.name = "debugfs",
+	.help = "<debugfs>/powerpc/dtl (older kernels, root)",
+	.probe = dbg_probe,
 	.open = dbg_open,
 	.close = dbg_close,
 	.poll = dbg_poll,

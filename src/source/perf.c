@@ -14,7 +14,7 @@
 #include "../platform/caps.h"
 #include "../dtl/dtl.h"
 #include "../platform/perf.h"
-#include "source.h"
+#include "backend.h"
 #include "../platform/sys.h"
 
 #define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
@@ -264,8 +264,19 @@ static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, s
 	return 0;
 }
 
+static bool perf_probe(const char *root, char *why, size_t whylen)
+{
+	char path[4096];
+
+	dtl_sys__path(path, sizeof(path), root, DTL_PMU_DIR);
+	snprintf(why, whylen, "%s (Linux 6.18+ on a shared-processor LPAR)", path);
+	return dtl_sys__exists(root, DTL_PMU_DIR);
+}
+
 const struct dtl_source_ops dtl_perf_ops = {
 	.name = "perf",
+	.help = "the vpa_dtl PMU (Linux 6.18+)",
+	.probe = perf_probe,
 	.open = perf_open,
 	.close = perf_close,
 	.poll = perf_poll,

@@ -10,18 +10,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../dtl/dtl.h"
 #include "../format/perfdata.h"
 #include "../format/record.h"
-#include "source.h"
+#include "backend.h"
 
 struct replay {
 	FILE *f;
@@ -417,8 +418,43 @@ static bool replay_ended(const struct dtl_source *src, const char **warning)
 	return p->eof_in_interval;
 }
 
+static int opt_read(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->backend = "replay";
+	o->replay = a;
+	return 0;
+}
+
+static int opt_speed(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end;
+
+	o->have_speed = true;
+	if (strcmp(a, "max") == 0) {
+		o->speed = 0;
+		return 0;
+	}
+	errno = 0;
+	o->speed = strtod(a, &end);
+	if (errno || end == a || *end || !isfinite(o->speed) || o->speed <= 0 || o->speed > 1e6) {
+		snprintf(err, errlen, "bad --speed '%s' (want a factor > 0, or max)", a);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct dtl_source_opt replay_opts[] = {
+	{ "read", 'r', required_argument, "FILE", "replay a recording made with -w, or a perf.data",
+	  opt_read },
+	{ "speed", 0, required_argument, "N|max", "replay speed (default 1 in the TUI, max with -b)",
+	  opt_speed },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 const struct dtl_source_ops dtl_replay_ops = {
 	.name = "replay",
+	.opts = replay_opts,
 	.open = replay_open,
 	.close = replay_close,
 	.poll = replay_poll,

@@ -11,7 +11,9 @@
  */
 #include "sim.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@
 #include <time.h>
 
 #include "../dtl/dtl.h"
-#include "source.h"
+#include "backend.h"
 
 #define SIM_TB0 (1ull << 40)	/* an arbitrary timebase at simulated boot */
 
@@ -46,27 +48,120 @@ struct sim {
 	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 };
 
-static const struct {
+/* The simulator's --sim keys: the parser, --sim=help and the man-page check read this. */
+static const char *const clocks[] = { "wall", "virtual", NULL };
+static const struct simkey {
 	const char *key;
 	size_t off;
 	double min, max;
 	bool integer;
+	const char *const *words;	/* a choice of words, stored as its index in a bool */
+	const char *help;
 } keys[] = {
-	{ "vcpus", offsetof(struct dtl_sim_params, vcpus), 1, DTL_MAX_CPUS, true },
-	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false },
-	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true },
-	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false },
-	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false },
-	{ "busy", offsetof(struct dtl_sim_params, busy_ms), 0.01, 10000, false },
-	{ "slice", offsetof(struct dtl_sim_params, slice_ms), 0.1, 1000, false },
-	{ "faults", offsetof(struct dtl_sim_params, faults), 0, 100000, false },
-	{ "poll", offsetof(struct dtl_sim_params, poll_ms), 0.1, 10000, false },
-	{ "smt", offsetof(struct dtl_sim_params, smt), 1, 8, true },
+	{ "vcpus", offsetof(struct dtl_sim_params, vcpus), 1, DTL_MAX_CPUS, true, NULL,
+	  "logical CPUs of the partition (default 16)" },
+	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false, NULL,
+	  "entitled capacity in processor units (default vcpus/4)" },
+	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true, NULL,
+	  "physical processors in the shared pool (default 2 x ent)" },
+	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false, NULL,
+	  "share of time each vCPU wants to run (default 0.5)" },
+	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false, NULL,
+	  "processor units other partitions want (default 0.4 x pool)" },
+	{ "busy", offsetof(struct dtl_sim_params, busy_ms), 0.01, 10000, false, NULL,
+	  "mean busy burst in ms (default 5)" },
+	{ "slice", offsetof(struct dtl_sim_params, slice_ms), 0.1, 1000, false, NULL,
+	  "hypervisor time slice in ms (default 10)" },
+	{ "faults", offsetof(struct dtl_sim_params, faults), 0, 100000, false, NULL,
+	  "page faults per busy second per vCPU (default 1)" },
+	{ "poll", offsetof(struct dtl_sim_params, poll_ms), 0.1, 10000, false, NULL,
+	  "how often the OS drains the 85-entry ring, ms (default 10)" },
+	{ "smt", offsetof(struct dtl_sim_params, smt), 1, 8, true, NULL,
+	  "hardware threads per physical core (default 8)" },
+	{ "clock", offsetof(struct dtl_sim_params, virtual_clock), 0, 1, true, clocks,
+	  "wall, or virtual: no sleeping, simulated time stamps" },
 };
+
+#define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+void dtl_sim__keys(FILE *f)
+{
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		char range[48];
+
+		if (keys[i].words)
+			snprintf(range, sizeof(range), "%s|%s", keys[i].words[0], keys[i].words[1]);
+		else
+			snprintf(range, sizeof(range), "%g..%g", keys[i].min, keys[i].max);
+		fprintf(f, "%-7s %-14s %s\n", keys[i].key, range, keys[i].help);
+	}
+}
+
+static void key_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_KEYS && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", keys[i].key);
+}
+
+/* One "key=value" of n bytes at s; -1 with err naming it. */
+static int set_key(const char *s, size_t n, struct dtl_sim_params *p, unsigned int *given,
+		   char *err, size_t errlen)
+{
+	size_t kl = strcspn(s, "=,"), i;
+	char buf[64], *end, names[128];
+	double v;
+
+	for (i = 0; i < NR_KEYS; i++)
+		if (strlen(keys[i].key) == kl && strncmp(s, keys[i].key, kl) == 0)
+			break;
+	if (i == NR_KEYS || kl >= n || s[kl] != '=' || n - kl - 1 >= sizeof(buf)) {
+		key_names(names, sizeof(names));
+		snprintf(err, errlen, "bad --sim parameter '%.*s' (keys: %s; --sim=help explains)",
+			 (int)n, s, names);
+		return -1;
+	}
+	memcpy(buf, s + kl + 1, n - kl - 1);
+	buf[n - kl - 1] = '\0';
+	*given |= 1u << i;
+	if (keys[i].words) {
+		for (size_t w = 0; keys[i].words[w]; w++)
+			if (strcmp(buf, keys[i].words[w]) == 0) {
+				*(bool *)(void *)((char *)p + keys[i].off) = w;
+				return 0;
+			}
+		snprintf(err, errlen, "bad --sim value '%.*s' (%s must be %s or %s)", (int)n, s,
+			 keys[i].key, keys[i].words[0], keys[i].words[1]);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || end == buf || *end || !(v >= keys[i].min && v <= keys[i].max) ||
+	    (keys[i].integer && v != floor(v))) {
+		snprintf(err, errlen, "bad --sim value '%.*s' (%s must be %s%g..%g)", (int)n, s,
+			 keys[i].key, keys[i].integer ? "an integer " : "", keys[i].min, keys[i].max);
+		return -1;
+	}
+	if (keys[i].integer)
+		*(unsigned int *)(void *)((char *)p + keys[i].off) = (unsigned int)v;
+	else
+		*(double *)(void *)((char *)p + keys[i].off) = v;
+	return 0;
+}
+
+static bool given_key(unsigned int given, const char *key)
+{
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if (strcmp(keys[i].key, key) == 0)
+			return given & (1u << i);
+	return false;
+}
 
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
 {
-	bool have_ent = false, have_pool = false, have_other = false;
+	unsigned int given = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->vcpus = 16;
@@ -77,63 +172,18 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 	p->poll_ms = 10;
 	p->smt = 8;
 	while (s && *s) {
-		size_t n = strcspn(s, ","), kl = strcspn(s, "=,");
-		const char *val = s + kl + 1;
-		char buf[64];
-		size_t i;
+		size_t n = strcspn(s, ",");
 
-		if (kl == 5 && strncmp(s, "clock", 5) == 0 && s[kl] == '=') {
-			if (n - kl - 1 == 7 && strncmp(val, "virtual", 7) == 0)
-				p->virtual_clock = true;
-			else if (n - kl - 1 == 4 && strncmp(val, "wall", 4) == 0)
-				p->virtual_clock = false;
-			else
-				goto bad;
-			goto next;
-		}
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (strlen(keys[i].key) == kl && strncmp(s, keys[i].key, kl) == 0)
-				break;
-		if (i == sizeof(keys) / sizeof(keys[0]) || s[kl] != '=' || n - kl - 1 >= sizeof(buf))
-			goto bad;
-		memcpy(buf, val, n - kl - 1);
-		buf[n - kl - 1] = '\0';
-		{
-			char *end;
-			double v;
-
-			errno = 0;
-			v = strtod(buf, &end);
-			if (errno || end == buf || *end || !(v >= keys[i].min && v <= keys[i].max) ||
-			    (keys[i].integer && v != floor(v))) {
-				snprintf(err, errlen, "bad --sim value '%.*s' (%s must be %s%g..%g)",
-					 (int)n, s, keys[i].key, keys[i].integer ? "an integer " : "",
-					 keys[i].min, keys[i].max);
-				return -1;
-			}
-			if (keys[i].integer)
-				*(unsigned int *)(void *)((char *)p + keys[i].off) = (unsigned int)v;
-			else
-				*(double *)(void *)((char *)p + keys[i].off) = v;
-		}
-		have_ent |= i == 1;
-		have_pool |= i == 2;
-		have_other |= i == 4;
-next:
+		if (set_key(s, n, p, &given, err, errlen))
+			return -1;
 		s += n;
-		if (*s == ',')
-			s++;
-		continue;
-bad:
-		snprintf(err, errlen, "bad --sim parameter '%.*s' (keys: vcpus ent pool load other "
-			 "busy slice faults poll smt clock=wall|virtual)", (int)n, s);
-		return -1;
+		s += *s == ',';
 	}
-	if (!have_ent)
+	if (!given_key(given, "ent"))
 		p->ent = p->vcpus / 4.0 < 0.05 ? 0.05 : p->vcpus / 4.0;
-	if (!have_pool)
+	if (!given_key(given, "pool"))
 		p->pool = (unsigned int)ceil(p->ent * 2);
-	if (!have_other)
+	if (!given_key(given, "other"))
 		p->other = p->pool * 0.4;
 	if (p->ent > p->vcpus) {
 		snprintf(err, errlen, "bad --sim: ent=%g exceeds vcpus=%u", p->ent, p->vcpus);
@@ -425,8 +475,43 @@ static bool sim_tb(const struct dtl_source *src, uint64_t *tb)
 	return true;
 }
 
+static int opt_sim(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	struct dtl_sim_params p;
+
+	if (a && strcmp(a, "help") == 0) {
+		dtl_sim__keys(stdout);
+		return 1;
+	}
+	o->backend = "sim";
+	o->sim_params = a ? a : "";
+	return dtl_sim__parse(o->sim_params, &p, err, errlen);
+}
+
+static int opt_seed(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	o->seed = strtoull(a, &end, 0);
+	if (errno || end == a || *end || !isdigit((unsigned char)a[0])) {
+		snprintf(err, errlen, "bad --seed '%s' (want an unsigned integer)", a);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct dtl_source_opt sim_opts[] = {
+	{ "sim", 0, optional_argument, "k=v,...", "the simulated shared-processor pool; "
+	  "--sim=help lists its keys", opt_sim },
+	{ "seed", 0, required_argument, "N", "simulator seed (default 1)", opt_seed },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
+	.help = "the simulated pool (--sim)",
+	.opts = sim_opts,
 	.open = sim_open,
 	.close = sim_close,
 	.poll = sim_poll,

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct dtl_sim_params {
 	unsigned int vcpus;	/* virtual processors of our partition */
@@ -24,6 +25,8 @@ struct dtl_sim_params {
 
 /* Fills defaults, then applies "key=value,..." (NULL or "" for defaults). */
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
+/* One line per key: name, range, meaning (--sim=help). */
+void dtl_sim__keys(FILE *f);
 
 /* 2025-01-01T00:00:00Z: where clock=virtual starts. */
 #define DTL_SIM_EPOCH_S 1735689600ull

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * source.c - pick a backend (--source=auto) and forward calls to it.
+ * source.c - a source's calls, forwarded to its backend.
  */
-#include "source.h"
+#include "backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,44 +12,11 @@
 #include "../dtl/dtl.h"
 #include "../platform/sys.h"
 
-static const struct dtl_source_ops *pick(const struct dtl_source_opts *o,
-					 char *err, size_t errlen)
+struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
+					 const struct dtl_source_opts *o, char *err, size_t errlen)
 {
-	const char *root = o->root ? o->root : "/";
-	char pmu[4096], dbg[4096];
+	struct dtl_source *src = calloc(1, sizeof(*src));
 
-	switch (o->kind) {
-	case DTL_SOURCE_SIM:
-		return &dtl_sim_ops;
-	case DTL_SOURCE_DEBUGFS:
-		return &dtl_debugfs_ops;
-	case DTL_SOURCE_PERF:
-		return &dtl_perf_ops;
-	case DTL_SOURCE_REPLAY:
-		return &dtl_replay_ops;
-	case DTL_SOURCE_AUTO:
-		break;
-	}
-	if (dtl_sys__exists(root, DTL_PMU_DIR))
-		return &dtl_perf_ops;
-	if (dtl_sys__exists(root, DTL_DEBUGFS_DIR))
-		return &dtl_debugfs_ops;
-	dtl_sys__path(pmu, sizeof(pmu), root, DTL_PMU_DIR);
-	dtl_sys__path(dbg, sizeof(dbg), root, DTL_DEBUGFS_DIR);
-	snprintf(err, errlen, "no DTL source: neither %s (Linux 6.18+ on a shared-processor "
-		 "LPAR) nor %s (debugfs, CONFIG_DTL) exists; run with --sim to use the "
-		 "simulator", pmu, dbg);
-	return NULL;
-}
-
-struct dtl_source *dtl_source__open(const struct dtl_source_opts *o, char *err, size_t errlen)
-{
-	const struct dtl_source_ops *ops = pick(o, err, errlen);
-	struct dtl_source *src;
-
-	if (!ops)
-		return NULL;
-	src = calloc(1, sizeof(*src));
 	if (!src) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;

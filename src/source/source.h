@@ -17,16 +17,8 @@
 
 struct dtl_source;
 
-enum dtl_source_kind {
-	DTL_SOURCE_AUTO,
-	DTL_SOURCE_SIM,
-	DTL_SOURCE_DEBUGFS,
-	DTL_SOURCE_PERF,
-	DTL_SOURCE_REPLAY,
-};
-
 struct dtl_source_opts {
-	enum dtl_source_kind kind;
+	const char *backend;		/* a backend's name, or "auto" */
 	const char *root;		/* stands in for "/" */
 	unsigned int mask;		/* DTL_MASK_* */
 	bool have_cpus;
@@ -34,6 +26,8 @@ struct dtl_source_opts {
 	const char *sim_params;		/* "vcpus=64,ent=8,..." */
 	uint64_t seed;
 	const char *replay;		/* -r FILE */
+	double speed;			/* replay speed; 0 = as fast as possible */
+	bool have_speed;
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 };
 
@@ -90,57 +84,5 @@ int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 double dtl_source__recorded_interval(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
 const char *dtl_source__lparcfg(const struct dtl_source *src);
-
-/* For the backends. */
-struct dtl_source_ops {
-	const char *name;
-	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
-		    char *err, size_t errlen);
-	void (*close)(struct dtl_source *src);
-	int (*poll)(struct dtl_source *src, int timeout_ms);
-	int (*read)(struct dtl_source *src, struct dtl_chunk *c);
-	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
-	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
-	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
-	bool (*tb)(const struct dtl_source *src, uint64_t *tb);
-	double (*interval)(const struct dtl_source *src);
-	bool (*ended)(const struct dtl_source *src, const char **warning);
-	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
-};
-
-struct dtl_source {
-	const struct dtl_source_ops *ops;
-	void *priv;
-	unsigned int mask;
-	uint64_t tb_freq;
-	unsigned int nr_cpus;
-	struct dtl_cpuset cpus;
-	const char *lparcfg;
-	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
-	char detail[512];
-};
-
-/* For the live backends: the timebase register where there is one (POWER). */
-bool dtl_source__hw_tb(const struct dtl_source *src, uint64_t *tb);
-/* For the backends without a descriptor to poll: just wait. */
-void dtl_source__sleep(int ms);
-/* For the backends: CPUs online under root, within filter when it is not NULL. */
-int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
-			    struct dtl_cpuset *set, char *err, size_t errlen);
-/*
- * Bring src->cpus to want, as a DLPAR change asks: remove the CPUs that
- * left, add those that came (a failed add is retried next time).
- */
-void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
-			int (*add)(struct dtl_source *src, unsigned int cpu),
-			void (*remove)(struct dtl_source *src, unsigned int cpu));
-
-extern const struct dtl_source_ops dtl_sim_ops;
-extern const struct dtl_source_ops dtl_debugfs_ops;
-extern const struct dtl_source_ops dtl_perf_ops;
-extern const struct dtl_source_ops dtl_replay_ops;
-
-#define DTL_PMU_DIR "sys/bus/event_source/devices/vpa_dtl"
-#define DTL_DEBUGFS_DIR "sys/kernel/debug/powerpc/dtl"
 
 #endif

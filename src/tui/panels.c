@@ -67,8 +67,7 @@ static void line(int y, int attr, const char *fmt, ...)
 int dtl_panels__header(struct dtl_tui *t, const struct dtl_model *m, int y)
 {
 	const struct dtl_row *a = &m->table->all;
-	const struct dtl_lparcfg *l = m->lparcfg;
-	char mask[32], partial[64], gaps[48] = "";
+	char mask[32], partial[64], gaps[48] = "", lpar[256];
 
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0),
@@ -87,15 +86,11 @@ int dtl_panels__header(struct dtl_tui *t, const struct dtl_model *m, int y)
 	     a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
 	     (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
 	     (unsigned long long)a->bad);
-	if (l && l->present) {
-		char disp[64] = "";
-
+	if (dtl_model__lpar(m, lpar, sizeof(lpar))) {
 		if (m->lpar_dispatches >= 0)
-			snprintf(disp, sizeof(disp), "  lparcfg dispatches +%lld (DTL %llu)",
-				 m->lpar_dispatches, (unsigned long long)a->dispatches);
-		line(y++, 0, "LPAR ent %.2f  %s %s  VPs %u  pool %.2f%s", l->entitlement,
-		     l->shared ? "shared" : "dedicated", l->capped ? "capped" : "uncapped",
-		     l->active_vps, l->pool_capacity, disp);
+			line(y++, 0, "%s (DTL %llu)", lpar, (unsigned long long)a->dispatches);
+		else
+			line(y++, 0, "%s", lpar);
 	}
 	return y;
 }

@@ -17,6 +17,7 @@
 #define DTL_PAIR_WARN 4
 
 struct dtl_tui {
+	struct dtl_view view;
 	SCREEN *screen;
 	bool color;
 	int sort_col;

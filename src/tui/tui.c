@@ -56,6 +56,42 @@ struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse)
 	return t;
 }
 
+static struct dtl_act view_wait(struct dtl_view *v, int ms)
+{
+	return dtl_tui__wait(v->priv, ms);
+}
+
+static bool view_quit_pending(struct dtl_view *v)
+{
+	return dtl_tui__quit_pending(v->priv);
+}
+
+static void view_sort(const struct dtl_view *v, int *col, bool *reverse)
+{
+	dtl_tui__sort(v->priv, col, reverse);
+}
+
+static int view_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	(void)fresh;
+	dtl_tui__draw(v->priv, m);
+	return 0;
+}
+
+static const struct dtl_view_ops tui_view_ops = {
+	.interactive = true,
+	.wait = view_wait,
+	.quit_pending = view_quit_pending,
+	.sort = view_sort,
+	.show = view_show,
+};
+
+struct dtl_view *dtl_tui__view(struct dtl_tui *t)
+{
+	t->view = (struct dtl_view){ &tui_view_ops, t };
+	return &t->view;
+}
+
 void dtl_tui__delete(struct dtl_tui *t)
 {
 	if (!t)

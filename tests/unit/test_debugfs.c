@@ -48,7 +48,7 @@ static struct dtl_source *open_dbg(const char *root, unsigned int mask, char *er
 {
 	struct dtl_source_opts o = { 0 };
 
-	o.kind = DTL_SOURCE_DEBUGFS;
+	o.backend = "debugfs";
 	o.root = root;
 	o.mask = mask;
 	return dtl_source__open(&o, err, len);
@@ -190,7 +190,7 @@ TEST(auto_source_without_pmu_or_debugfs_suggests_sim)
 	struct dtl_source_opts o = { 0 };
 	char err[2048];
 
-	o.kind = DTL_SOURCE_AUTO;
+	o.backend = "auto";
 	o.root = root;
 	CHECK(dtl_source__open(&o, err, sizeof(err)) == NULL);
 	CHECK_CONTAINS(err, "--sim");
@@ -205,7 +205,7 @@ TEST(auto_source_picks_debugfs_when_present)
 	char err[2048];
 	struct dtl_source *s;
 
-	o.kind = DTL_SOURCE_AUTO;
+	o.backend = "auto";
 	o.root = root;
 	o.mask = DTL_MASK_ALL;
 	s = dtl_source__open(&o, err, sizeof(err));

@@ -15,7 +15,7 @@ static struct dtl_source *sim(const char *params, uint64_t seed, unsigned int ma
 	char err[512];
 	struct dtl_source *s;
 
-	o.kind = DTL_SOURCE_SIM;
+	o.backend = "sim";
 	o.sim_params = params;
 	o.seed = seed;
 	o.mask = mask;
@@ -234,7 +234,7 @@ TEST(sim_cpu_filter_limits_the_cpus)
 	struct dtl_source *s;
 	struct dtl_chunk c;
 
-	o.kind = DTL_SOURCE_SIM;
+	o.backend = "sim";
 	o.sim_params = "vcpus=8";
 	o.have_cpus = true;
 	dtl_cpuset__parse(&o.cpus, "2,5,100", err, sizeof(err));

@@ -202,7 +202,7 @@ TEST(options_parse_the_documented_forms)
 	CHECK(o.src.have_cpus);
 	CHECK_EQ(dtl_cpuset__count(&o.src.cpus), 9);
 	CHECK_EQ(o.src.seed, 9);
-	CHECK(o.src.kind == DTL_SOURCE_SIM);
+	CHECK(strcmp(o.src.backend, "sim") == 0);
 	CHECK_EQ(parse("dtltop --sim -b 2 5", &o, err, sizeof(err)), 0);
 	CHECK_NEAR(o.interval_s, 2, 0);
 	CHECK_EQ(o.iterations, 5);

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * act.c - what a person asks for, applied: the mask, an export, pause,
+ * the span, the interval, a replay's moves. Every reaction ends in a
+ * message on the status line and a redraw.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../dtl/dtl.h"
+#include "../view/writer.h"
+#include "internal.h"
+
+static void set_mask(struct dtl_loop *l, unsigned int mask)
+{
+	char err[512], text[32];
+
+	if (!mask) {
+		snprintf(l->status, sizeof(l->status), "the event mask cannot be empty; 'a' selects all");
+		return;
+	}
+	if (dtl_source__set_mask(l->src, mask, err, sizeof(err))) {
+		snprintf(l->status, sizeof(l->status), "mask not changed: %.400s", err);
+		return;
+	}
+	dtl_stats__set_mask(l->stats, mask);
+	dtl_mask__format(mask, text, sizeof(text));
+	snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x)", text, mask);
+	loop_rec_mask(l, mask);
+}
+
+/* The rows on screen, through the export format's writer, into the current directory. */
+static void export(struct dtl_loop *l)
+{
+	char path[4096], err[4096];
+
+	if (dtl_snapshot__write_as(l->o.export_format, ".", &l->model,
+				   (time_t)(loop_now(l, CLOCK_REALTIME) / 1000000000ull), path,
+				   sizeof(path), err, sizeof(err)))
+		snprintf(l->status, sizeof(l->status), "export failed: %.400s", err);
+	else
+		snprintf(l->status, sizeof(l->status), "exported %zu rows to %.400s", l->table.n,
+			 path);
+}
+
+static void act(struct dtl_loop *l, const struct dtl_act *a)
+{
+	switch (a->what) {
+	case DTL_ACT_NONE:
+	case DTL_ACT_QUIT:
+		break;
+	case DTL_ACT_MASK_TOGGLE:
+		set_mask(l, dtl_source__mask(l->src) ^ a->bit);
+		break;
+	case DTL_ACT_MASK_ALL:
+		set_mask(l, DTL_MASK_ALL);
+		break;
+	case DTL_ACT_EXPORT:
+		export(l);
+		break;
+	case DTL_ACT_RESET:
+		dtl_stats__reset_totals(l->stats);
+		snprintf(l->status, sizeof(l->status), "totals reset");
+		break;
+	case DTL_ACT_PAUSE:
+		l->paused = !l->paused;
+		l->status[0] = '\0';
+		break;
+	case DTL_ACT_SPAN:
+		l->since_start = !l->since_start;
+		loop_refill(l, l->table.ts_ns);	/* asked for: new rows even when paused */
+		break;
+	case DTL_ACT_INTERVAL:
+		l->o.interval_s = a->interval_s;
+		snprintf(l->status, sizeof(l->status), "interval now %.2fs (from the next one)",
+			 a->interval_s);
+		break;
+	case DTL_ACT_REDRAW:
+		l->status[0] = '\0';	/* a message lasts until the next key */
+		break;
+	case DTL_ACT_STEP:
+		loop_step_by(l, a->step);
+		break;
+	case DTL_ACT_JUMP:
+		loop_jump(l, a->text);
+		break;
+	}
+}
+
+bool dtl_loop__act(struct dtl_loop *l, struct dtl_view *v, struct dtl_act a)
+{
+	if (a.what == DTL_ACT_QUIT)
+		return false;
+	if (a.what == DTL_ACT_NONE)
+		return true;
+	l->view = v;
+	act(l, &a);
+	loop_redraw(l);
+	return true;
+}

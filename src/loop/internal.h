@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * internal.h - the loop's state, shared by the files of src/loop/ only.
+ */
+#ifndef DTL_LOOP_INTERNAL_H
+#define DTL_LOOP_INTERNAL_H
+
+#include "../format/record.h"
+#include "../platform/sys.h"
+#include "../stats/stats.h"
+#include "../view/table.h"
+#include "loop.h"
+
+struct dtl_loop {
+	struct dtl_opts o;
+	struct dtl_source *src;
+	struct dtl_stats *stats;
+	struct dtl_table table;
+	struct dtl_model model;
+	struct dtl_clock clock;
+	const volatile sig_atomic_t *stop;
+	struct dtl_view *view;		/* while running */
+	struct dtl_lparcfg lparcfg;
+	long long lpar_delta;
+	bool paused, since_start;
+	char status[512];
+	struct dtl_rec_writer *rec;
+	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
+	int exit_code;
+	bool quit;			/* q typed while an interval was read */
+	uint64_t shown;			/* intervals ended since the start or a rewind */
+	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
+};
+
+static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
+{
+	return l->clock.now(l->clock.ctx, clk);
+}
+
+static inline bool loop_stopped(const struct dtl_loop *l)
+{
+	return l->quit || (l->stop && *l->stop);
+}
+
+static inline bool loop_interactive(const struct dtl_loop *l)
+{
+	return l->view && l->view->ops->interactive;
+}
+
+/* loop.c */
+void loop_start_stats(struct dtl_loop *l);
+void loop_sync_online(struct dtl_loop *l);
+void loop_refill(struct dtl_loop *l, uint64_t ts);
+void loop_redraw(struct dtl_loop *l);
+bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint64_t *ts);
+void loop_end_status(struct dtl_loop *l, const char *warning);
+
+/* nav.c: a replay's moves */
+void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns);
+void loop_step_by(struct dtl_loop *l, int step);
+void loop_jump(struct dtl_loop *l, const char *when);
+
+/* pace.c */
+struct dtl_pace {
+	bool virt;		/* no sleeping: intervals follow the source's own clock */
+	uint64_t start;		/* the current interval began here (monotonic ns) */
+};
+void loop_pace_begin(struct dtl_loop *l, struct dtl_pace *p);
+/* After an interval: where the next begins. */
+void loop_pace_next(struct dtl_loop *l, struct dtl_pace *p, uint64_t interval_ns,
+		    uint64_t deadline);
+
+/* rec.c: the recording (-w) follows what the loop sees */
+int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen);
+void loop_rec_failed(struct dtl_loop *l);
+void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
+void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
+void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
+void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
+
+#endif

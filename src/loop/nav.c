@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * nav.c - moving through a replay: the next or previous interval, or a
+ * jump to a time. Back means from the start again, with fresh stats, so the
+ * totals since start stay true.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Why a move is refused here, or NULL. */
+static const char *refused(const struct dtl_loop *l)
+{
+	if (l->rec)
+		return "t, T and b are off while writing a recording (-w)";
+	if (!dtl_source__recorded(l->src))
+		return "t, T and b move through a replay (-r FILE)";
+	return NULL;
+}
+
+/* To the first interval with fresh stats; *ts where the replay's clock stands. */
+static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
+{
+	struct dtl_stats *fresh = dtl_stats__new(dtl_source__nr_cpus(l->src),
+						 dtl_source__tb_freq(l->src));
+	char err[512];
+
+	if (!fresh || dtl_source__rewind(l->src, err, sizeof(err))) {
+		dtl_stats__delete(fresh);
+		snprintf(l->status, sizeof(l->status), "cannot go back: %.400s",
+			 fresh ? err : "out of memory");
+		return -1;
+	}
+	dtl_stats__delete(l->stats);
+	l->stats = fresh;
+	l->shown = 0;
+	loop_start_stats(l);
+	loop_sync_online(l);
+	*ts = l->replay_start_ns;
+	return 0;
+}
+
+static void paused_status(struct dtl_loop *l, uint64_t ts)
+{
+	time_t t = (time_t)(ts / 1000000000ull);
+	char when[32];
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(l->status, sizeof(l->status), "interval %llu, ending %s UTC (paused; space "
+		 "resumes)", (unsigned long long)l->shown, when);
+}
+
+/* To interval target (1 is the first) or, when target is 0, the first ending at or after at_ns. */
+void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
+{
+	uint64_t ts = l->table.ts_ns, interval_ns = (uint64_t)(l->o.interval_s * 1e9);
+	const char *why = refused(l), *warning;
+
+	if (why) {
+		snprintf(l->status, sizeof(l->status), "%s", why);
+		return;
+	}
+	if ((target ? target <= l->shown : at_ns < ts) && rewind_replay(l, &ts))
+		return;
+	while (target ? l->shown < target : ts < at_ns) {
+		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts)) {
+			dtl_source__ended(l->src, &warning);
+			loop_end_status(l, warning);
+			break;
+		}
+		l->status[0] = '\0';
+	}
+	if (!l->status[0])
+		paused_status(l, ts);
+	l->paused = true;
+	loop_refill(l, ts);
+}
+
+void loop_step_by(struct dtl_loop *l, int step)
+{
+	l->status[0] = '\0';
+	if (step < 0 && l->shown <= 1)
+		snprintf(l->status, sizeof(l->status), "already at the first interval");
+	else
+		loop_seek(l, step < 0 ? l->shown - 1 : l->shown + 1, 0);
+}
+
+void loop_jump(struct dtl_loop *l, const char *when)
+{
+	uint64_t at_ns, target;
+	char err[256];
+
+	l->status[0] = '\0';
+	if (dtl_opts__parse_when(when, l->replay_start_ns, &at_ns, &target, err, sizeof(err)))
+		snprintf(l->status, sizeof(l->status), "%s", err);
+	else
+		loop_seek(l, target, at_ns);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rec.c - -w: the recording follows what the loop sees, and a failed write
+ * stops the recording, not the monitor (the exit status says so).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../version.h"
+#include "internal.h"
+
+int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
+{
+	struct dtl_rec_meta m;
+	uint64_t clk;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "%s", DTLTOP_VERSION);
+	gethostname(m.host, sizeof(m.host) - 1);
+	snprintf(m.source, sizeof(m.source), "%s", dtl_source__name(l->src));
+	snprintf(m.detail, sizeof(m.detail), "%s", dtl_source__detail(l->src));
+	m.tb_freq = dtl_source__tb_freq(l->src);
+	m.start_ns = dtl_source__clock(l->src, &clk) ? clk : loop_now(l, CLOCK_REALTIME);
+	m.interval_s = l->o.interval_s;
+	m.mask = dtl_source__mask(l->src);
+	if (!dtl_source__tb(l->src, &m.start_tb))
+		m.start_tb = 0;
+	m.nr_cpus = dtl_source__nr_cpus(l->src);
+	m.cpus = *dtl_source__cpus(l->src);
+	if (dtl_source__lparcfg(l->src))
+		snprintf(m.lparcfg, sizeof(m.lparcfg), "%s", dtl_source__lparcfg(l->src));
+	else if (dtl_sys__read(l->o.src.root, "proc/powerpc/lparcfg", m.lparcfg,
+			       sizeof(m.lparcfg)) < 0)
+		m.lparcfg[0] = '\0';
+	l->recorded_cpus = m.cpus;
+	l->rec = dtl_rec_writer__open(l->o.write, &m, err, errlen);
+	return l->rec ? 0 : -1;
+}
+
+void loop_rec_failed(struct dtl_loop *l)
+{
+	char err[4096];
+
+	dtl_rec_writer__close(l->rec, err, sizeof(err));
+	l->rec = NULL;
+	snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
+	if (!loop_interactive(l))
+		fprintf(stderr, "dtltop: recording stopped: %s\n", err);
+	l->exit_code = 1;
+}
+
+void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
+{
+	if (l->rec && (dtl_rec_writer__entries(l->rec, c->cpu, c->data, c->n, c->lost, c->bad) ||
+		       dtl_rec_writer__gaps(l->rec, c->cpu, c->gaps)))
+		loop_rec_failed(l);
+}
+
+void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
+{
+	if (!l->rec || on == dtl_cpuset__has(&l->recorded_cpus, cpu))
+		return;
+	if (dtl_rec_writer__cpu(l->rec, cpu, on))
+		loop_rec_failed(l);
+	if (on)
+		dtl_cpuset__set(&l->recorded_cpus, cpu);
+	else
+		dtl_cpuset__unset(&l->recorded_cpus, cpu);
+}
+
+void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
+{
+	if (l->rec && dtl_rec_writer__tick(l->rec, ts, secs, end_tb))
+		loop_rec_failed(l);
+}
+
+void loop_rec_mask(struct dtl_loop *l, unsigned int mask)
+{
+	if (l->rec && dtl_rec_writer__mask(l->rec, mask))
+		loop_rec_failed(l);
+}

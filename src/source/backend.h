@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * backend.h - what a source backend implements, and the helpers they share.
+ *
+ * A new backend is one file defining a struct dtl_source_ops and one line
+ * in registry.c; its options, if any, come with it (ops->opts).
+ */
+#ifndef DTL_BACKEND_H
+#define DTL_BACKEND_H
+
+#include "source.h"
+
+/* One command-line option a backend brings; dtltop's option table takes it in. */
+struct dtl_source_opt {
+	const char *name;
+	int letter;		/* the short option, or 0 */
+	int has_arg;		/* getopt_long's no_argument, ... */
+	const char *arg;	/* its value in --help */
+	const char *help;
+	/* 0 ok, -1 with err, 1 when it printed what was asked and dtltop should exit */
+	int (*parse)(struct dtl_source_opts *o, const char *arg, char *err, size_t errlen);
+};
+
+struct dtl_source_ops {
+	const char *name;
+	const char *help;		/* for --source; NULL: chosen by its own option */
+	/* For --source=auto, in registry order: can it run under root? */
+	bool (*probe)(const char *root, char *why, size_t whylen);
+	const struct dtl_source_opt *opts;	/* ends with a row without a name */
+	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
+		    char *err, size_t errlen);
+	void (*close)(struct dtl_source *src);
+	int (*poll)(struct dtl_source *src, int timeout_ms);
+	int (*read)(struct dtl_source *src, struct dtl_chunk *c);
+	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
+	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
+	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
+	bool (*tb)(const struct dtl_source *src, uint64_t *tb);
+	double (*interval)(const struct dtl_source *src);
+	bool (*ended)(const struct dtl_source *src, const char **warning);
+	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
+};
+
+struct dtl_source {
+	const struct dtl_source_ops *ops;
+	void *priv;
+	unsigned int mask;
+	uint64_t tb_freq;
+	unsigned int nr_cpus;
+	struct dtl_cpuset cpus;
+	const char *lparcfg;
+	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
+	char detail[512];
+};
+
+/* For the live backends: the timebase register where there is one (POWER). */
+bool dtl_source__hw_tb(const struct dtl_source *src, uint64_t *tb);
+/* For the backends without a descriptor to poll: just wait. */
+void dtl_source__sleep(int ms);
+/* For the backends: CPUs online under root, within filter when it is not NULL. */
+int dtl_source__online_cpus(const char *root, const struct dtl_cpuset *filter,
+			    struct dtl_cpuset *set, char *err, size_t errlen);
+/*
+ * Bring src->cpus to want, as a DLPAR change asks: remove the CPUs that
+ * left, add those that came (a failed add is retried next time).
+ */
+void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
+			int (*add)(struct dtl_source *src, unsigned int cpu),
+			void (*remove)(struct dtl_source *src, unsigned int cpu));
+
+/* The registry (registry.c): the backends, in --source=auto's order of preference. */
+const struct dtl_source_ops *const *dtl_backends(size_t *n);
+const struct dtl_source_ops *dtl_backends__find(const char *name);
+/* Open with a given backend (the tests' fakes use this too). */
+struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
+					 const struct dtl_source_opts *o, char *err, size_t errlen);
+
+#define DTL_PMU_DIR "sys/bus/event_source/devices/vpa_dtl"
+#define DTL_DEBUGFS_DIR "sys/kernel/debug/powerpc/dtl"
+
+#endif
