@@ -68,9 +68,10 @@ src/view/table.c ^ \treturn x->cpu - y->cpu; ^ \treturn (x->cpu - y->cpu) * sort
 src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "%u", r->mask); ^ mask column in decimal
 src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0
 src/opts.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
-src/opts.c ^ if (o->have_mask && o->src.kind == DTL_SOURCE_REPLAY) { ^ if (0) { ^ -e silently ignored by a replay
-src/main.c ^ \tif (!a->paused) {\n\t\trefill(a, a->table.ts_ns); ^ \tif (1) {\n\t\trefill(a, a->table.ts_ns); ^ pause does not freeze the rows
-src/main.c ^ \t\tsync_mask(a);\n\t\tif (a->rec ^ \t\tif (a->rec ^ a replay's mask changes reach the stats late
+src/opts.c ^ if (o->have_mask && replay) { ^ if (0) { ^ -e silently ignored by a replay
+src/loop/loop.c ^ \tif (!l->paused)\n\t\tloop_refill(l, ts); ^ \tif (1)\n\t\tloop_refill(l, ts); ^ pause does not freeze the rows
+src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late
+src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
 src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
@@ -97,7 +98,7 @@ link() {
 	for f in $UNIT; do unit+=("$(obj "$f")"); done
 	local core=() o
 	for o in "${app[@]}"; do
-		case $o in *src_main.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
+		case $o in *src_main.c.o | *src_info.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
 	done
 	# through new names: a test's leftover process may still run the old binaries
 	$CC -o dtltop.new "${app[@]}" $LIBS && $CC -o build/unit.new "${core[@]}" "${unit[@]}" $LIBS &&

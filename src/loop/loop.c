@@ -142,17 +142,23 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
 }
 
 /*
+ * The interval ending at ts to the view (fresh), or the one shown again.
  * Paused, the rows on screen stay as they were (capture goes on behind
  * them) and 'e' exports exactly those; only their order follows the keys.
  */
-void loop_redraw(struct dtl_loop *l)
+static int present(struct dtl_loop *l, uint64_t ts, bool fresh)
 {
 	if (!l->paused)
-		loop_refill(l, l->table.ts_ns);
+		loop_refill(l, ts);
 	else
 		sort_rows(l);
 	build_model(l);
-	l->view->ops->show(l->view, &l->model, false);
+	return l->view->ops->show(l->view, &l->model, fresh);
+}
+
+void loop_redraw(struct dtl_loop *l)
+{
+	present(l, l->table.ts_ns, false);
 }
 
 /*
@@ -239,20 +245,6 @@ static bool ended(struct dtl_loop *l)
 	return false;
 }
 
-/* A fresh interval to the view: 0 go on, else the exit status + 1. */
-static int show_fresh(struct dtl_loop *l, uint64_t ts)
-{
-	int rc;
-
-	if (!l->paused)
-		loop_refill(l, ts);
-	else
-		sort_rows(l);
-	build_model(l);
-	rc = l->view->ops->show(l->view, &l->model, true);
-	return rc < 0 ? 2 : rc > 0 ? 1 : 0;
-}
-
 int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 {
 	struct dtl_pace pace;
@@ -281,8 +273,9 @@ int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 			pace.start = deadline;
 			continue;
 		}
-		if ((rc = show_fresh(l, ts)))
-			return rc - 1;
+		rc = present(l, ts, true);
+		if (rc)
+			return rc < 0 ? 1 : 0;	/* an error, or the reader left */
 		if (l->o.iterations && ++done >= l->o.iterations)
 			return 0;
 		loop_pace_next(l, &pace, interval_ns, deadline);

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The interval loop on a fake source, a fake view and a fake clock: pacing,
+ * a replay's steps and jumps, pause, quit and the batch view's endings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtl/dtl.h"
+#include "loop/loop.h"
+#include "source/backend.h"
+#include "t.h"
+
+#define FAKE_INTERVALS 5
+#define FAKE_TB_FREQ 512000000ull
+#define FAKE_START_NS 1735689600000000000ull	/* 2025-01-01T00:00:00Z */
+
+/*
+ * Interval i (from 1) has i + 1 entries: i on CPU 0 and one on CPU 1, so
+ * the partition's dispatches say which interval is on show.
+ */
+struct fake {
+	unsigned int ticks;
+	bool pending;
+	uint8_t buf[16 * DTL_ENTRY_SIZE];
+	bool recorded;
+	unsigned int next_cpu;
+};
+
+static int fake_open(struct dtl_source *src, const struct dtl_source_opts *o, char *err,
+		     size_t errlen)
+{
+	struct fake *f = calloc(1, sizeof(*f));
+
+	(void)err, (void)errlen;
+	f->recorded = o->replay != NULL;
+	src->priv = f;
+	src->nr_cpus = 2;
+	src->tb_freq = FAKE_TB_FREQ;
+	src->recorded_interval_s = 1.0;
+	dtl_cpuset__set(&src->cpus, 0);
+	dtl_cpuset__set(&src->cpus, 1);
+	snprintf(src->detail, sizeof(src->detail), "fake");
+	return 0;
+}
+
+static void fake_close(struct dtl_source *src)
+{
+	free(src->priv);
+}
+
+static int fake_poll(struct dtl_source *src, int ms)
+{
+	(void)src, (void)ms;
+	return 0;
+}
+
+/* One chunk per CPU after each tick. */
+static int fake_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	struct fake *f = src->priv;
+	unsigned int n;
+
+	if (!f->pending || f->ticks > FAKE_INTERVALS)
+		return 0;
+	n = f->next_cpu == 0 ? f->ticks : 1;
+	for (unsigned int i = 0; i < n; i++) {
+		struct dtl_rec r = { 0 };
+
+		r.timebase = (uint64_t)(f->ticks - 1) * FAKE_TB_FREQ + 1000 * (i + 1);
+		r.enqueue_to_dispatch = 512;
+		r.processor_id = (uint16_t)f->next_cpu;
+		dtl_rec__encode(&r, f->buf + i * DTL_ENTRY_SIZE);
+	}
+	*c = (struct dtl_chunk){ .cpu = f->next_cpu, .data = f->buf, .n = n };
+	if (++f->next_cpu == 2) {
+		f->next_cpu = 0;
+		f->pending = false;
+	}
+	return 1;
+}
+
+static void fake_tick(struct dtl_source *src, uint64_t ns)
+{
+	struct fake *f = src->priv;
+
+	(void)ns;
+	f->ticks++;
+	f->pending = true;
+}
+
+static int fake_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	(void)src, (void)mask, (void)err, (void)errlen;
+	return 0;
+}
+
+static bool fake_clock(const struct dtl_source *src, uint64_t *ns)
+{
+	const struct fake *f = src->priv;
+
+	*ns = FAKE_START_NS + (uint64_t)f->ticks * 1000000000ull;
+	return true;
+}
+
+static bool fake_tb(const struct dtl_source *src, uint64_t *tb)
+{
+	const struct fake *f = src->priv;
+
+	*tb = (uint64_t)f->ticks * FAKE_TB_FREQ;
+	return true;
+}
+
+static double fake_interval(const struct dtl_source *src)
+{
+	(void)src;
+	return 1.0;
+}
+
+static bool fake_ended(const struct dtl_source *src, const char **warning)
+{
+	const struct fake *f = src->priv;
+
+	(void)warning;
+	return f->ticks > FAKE_INTERVALS;
+}
+
+static int fake_rewind(struct dtl_source *src, char *err, size_t errlen)
+{
+	struct fake *f = src->priv;
+
+	(void)err, (void)errlen;
+	f->ticks = 0;
+	f->pending = false;
+	f->next_cpu = 0;
+	return 0;
+}
+
+static const struct dtl_source_ops replay_ops = {
+	.name = "fake-replay", .open = fake_open, .close = fake_close, .poll = fake_poll,
+	.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .clock = fake_clock,
+	.tb = fake_tb, .interval = fake_interval, .ended = fake_ended, .rewind = fake_rewind,
+};
+
+/* A live source: no clock of its own, no end. */
+static const struct dtl_source_ops live_ops = {
+	.name = "fake-live", .open = fake_open, .close = fake_close, .poll = fake_poll,
+	.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
+};
+
+/* The clock: time moves only when the view waits. */
+static uint64_t clock_ns;
+
+static uint64_t fake_now(void *ctx, clockid_t clk)
+{
+	(void)ctx, (void)clk;
+	return clock_ns;
+}
+
+static const struct dtl_clock fake_clk = { fake_now, NULL };
+
+/* The view: a script of actions, one per wait, and a log of what it was shown. */
+struct fake_view {
+	struct dtl_view v;
+	struct dtl_act script[8];
+	int nscript, next;
+	int waits, fresh, redraws, show_rc;
+	uint64_t dispatches[16];	/* the partition's, per fresh interval */
+	uint64_t last;			/* on the last show of either kind */
+	char status[512];
+};
+
+static struct dtl_act view_wait(struct dtl_view *v, int ms)
+{
+	struct fake_view *f = v->priv;
+	struct dtl_act none = { .what = DTL_ACT_NONE };
+
+	f->waits++;
+	clock_ns += (uint64_t)ms * 1000000ull;
+	return f->next < f->nscript ? f->script[f->next++] : none;
+}
+
+static int view_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct fake_view *f = v->priv;
+
+	f->last = m->table->all.dispatches;
+	snprintf(f->status, sizeof(f->status), "%s", m->status ? m->status : "");
+	if (fresh && f->fresh < 16)
+		f->dispatches[f->fresh++] = f->last;
+	else if (!fresh)
+		f->redraws++;
+	return fresh ? f->show_rc : 0;
+}
+
+static const struct dtl_view_ops person_ops = { .interactive = true, .wait = view_wait,
+						.show = view_show };
+static const struct dtl_view_ops script_ops = { .interactive = false, .show = view_show };
+
+static struct dtl_loop *loop_on(const struct dtl_source_ops *ops, const char *args,
+				struct fake_view *fv, const struct dtl_view_ops *vops)
+{
+	struct dtl_opts o;
+	char *argv[16], buf[256], err[512];
+	int argc = 0;
+	struct dtl_source *src;
+	struct dtl_loop *l;
+
+	snprintf(buf, sizeof(buf), "dtltop %s %s", ops == &replay_ops ? "-r fake" : "", args);
+	for (char *p = strtok(buf, " "); p && argc < 15; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	if (dtl_opts__parse(&o, argc, argv, err, sizeof(err)))
+		T_FAIL("options '%s': %s", args, err);
+	memset(fv, 0, sizeof(*fv));
+	fv->v = (struct dtl_view){ vops, fv };
+	clock_ns = 1000000000ull;
+	src = dtl_source__open_with(ops, &o.src, err, sizeof(err));
+	l = src ? dtl_loop__new(&o, src, &fake_clk, NULL, err, sizeof(err)) : NULL;
+	if (!l)
+		T_FAIL("loop: %s", err);
+	return l;
+}
+
+TEST(loop_batch_replay_runs_every_interval_without_waiting)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&replay_ops, "-b", &fv, &script_ops);
+
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, FAKE_INTERVALS);
+	for (int i = 0; i < FAKE_INTERVALS; i++)
+		CHECK_EQ(fv.dispatches[i], (uint64_t)i + 2);
+	CHECK_EQ(clock_ns, 1000000000ull);	/* max speed: never slept */
+	CHECK_EQ(dtl_loop__delete(l, 0), 0);
+}
+
+TEST(loop_live_paces_on_the_clock_and_stops_after_n)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "-d 0.5 -n 3", &fv, &person_ops);
+
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 3);
+	CHECK_EQ(clock_ns - 1000000000ull, 1500000000ull);	/* three half seconds */
+	CHECK_EQ(fv.waits, 3 * 25);				/* in 20 ms polls */
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_replay_paces_at_speed_for_a_person)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&replay_ops, "--speed 4 -n 2", &fv, &person_ops);
+
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(clock_ns - 1000000000ull, 500000000ull);	/* 1 s recorded, at 4x */
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_quit_key_ends_the_run)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "", &fv, &person_ops);
+
+	fv.script[0] = (struct dtl_act){ .what = DTL_ACT_NONE };
+	fv.script[1] = (struct dtl_act){ .what = DTL_ACT_QUIT };
+	fv.nscript = 2;
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.waits, 2);
+	CHECK_EQ(fv.fresh, 0);
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_pause_freezes_the_rows_a_person_sees)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "-n 3", &fv, &person_ops);
+
+	fv.script[0] = (struct dtl_act){ .what = DTL_ACT_PAUSE };
+	fv.nscript = 1;
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 3);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(fv.dispatches[i], 0);	/* paused before the first interval */
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_replay_steps_jumps_and_goes_back)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&replay_ops, "", &fv, &person_ops);
+	struct dtl_act step = { .what = DTL_ACT_STEP, .step = 1 }, back = step,
+		       jump = { .what = DTL_ACT_JUMP };
+
+	back.step = -1;
+	CHECK(dtl_loop__act(l, &fv.v, step));
+	CHECK_EQ(dtl_loop__shown(l), 1);
+	CHECK_EQ(fv.last, 2);
+	CHECK_CONTAINS(fv.status, "interval 1, ending 00:00:01 UTC (paused");
+	CHECK(dtl_loop__act(l, &fv.v, back));
+	CHECK_CONTAINS(fv.status, "already at the first interval");
+	snprintf(jump.text, sizeof(jump.text), "#4");
+	CHECK(dtl_loop__act(l, &fv.v, jump));
+	CHECK_EQ(dtl_loop__shown(l), 4);
+	CHECK_EQ(fv.last, 5);
+	CHECK(dtl_loop__act(l, &fv.v, back));	/* back: from the start again */
+	CHECK_EQ(dtl_loop__shown(l), 3);
+	CHECK_EQ(fv.last, 4);
+	snprintf(jump.text, sizeof(jump.text), "+2");
+	CHECK(dtl_loop__act(l, &fv.v, jump));
+	CHECK_EQ(dtl_loop__shown(l), 2);
+	CHECK_EQ(fv.last, 3);
+	snprintf(jump.text, sizeof(jump.text), "#99");
+	CHECK(dtl_loop__act(l, &fv.v, jump));
+	CHECK_CONTAINS(fv.status, "end of the recording after interval 5");
+	snprintf(jump.text, sizeof(jump.text), "soon");
+	CHECK(dtl_loop__act(l, &fv.v, jump));
+	CHECK_CONTAINS(fv.status, "bad time 'soon'");
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_live_sources_refuse_replay_moves)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "", &fv, &person_ops);
+
+	CHECK(dtl_loop__act(l, &fv.v, (struct dtl_act){ .what = DTL_ACT_STEP, .step = 1 }));
+	CHECK_CONTAINS(fv.status, "move through a replay (-r FILE)");
+	CHECK_EQ(dtl_loop__shown(l), 0);
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_mask_and_interval_actions_say_what_they_did)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "", &fv, &person_ops);
+
+	CHECK(dtl_loop__act(l, &fv.v, (struct dtl_act){ .what = DTL_ACT_MASK_TOGGLE,
+							 .bit = DTL_MASK_CEDE }));
+	CHECK_CONTAINS(fv.status, "event mask now");
+	CHECK_EQ(dtl_loop__model(l)->mask, DTL_MASK_ALL & ~DTL_MASK_CEDE);
+	CHECK(dtl_loop__act(l, &fv.v, (struct dtl_act){ .what = DTL_ACT_MASK_TOGGLE,
+							 .bit = DTL_MASK_ALL & ~DTL_MASK_CEDE }));
+	CHECK_CONTAINS(fv.status, "cannot be empty");
+	CHECK(dtl_loop__act(l, &fv.v, (struct dtl_act){ .what = DTL_ACT_INTERVAL,
+							 .interval_s = 2.5 }));
+	CHECK_CONTAINS(fv.status, "interval now 2.50s");
+	CHECK_NEAR(dtl_loop__model(l)->interval_s, 2.5, 1e-12);
+	CHECK(!dtl_loop__act(l, &fv.v, (struct dtl_act){ .what = DTL_ACT_QUIT }));
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_batch_ends_quietly_when_the_reader_leaves_and_fails_on_errors)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&replay_ops, "-b", &fv, &script_ops);
+
+	fv.show_rc = 1;		/* a closed pipe */
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 1);
+	dtl_loop__delete(l, 0);
+	l = loop_on(&replay_ops, "-b", &fv, &script_ops);
+	fv.show_rc = -1;	/* a write error */
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 1);
+	dtl_loop__delete(l, 0);
+}
