@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tui.c - terminal set-up, keys and view state (scroll, sort, help, prompt).
+ * tui.c - terminal set-up, the screens' panes, keys and view state.
  *
  * Keys that only change the view are handled here; keys that change what is
  * captured become actions for main, so the TUI never touches the source.
@@ -8,13 +8,15 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../dtl/dtl.h"
 #include "../view/columns.h"
 #include "keys.h"
-#include "panels.h"
+#include "pane.h"
 
 struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
 {
@@ -109,7 +111,7 @@ void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse)
 
 static void move_sort(struct dtl_tui *t, int dir)
 {
-	int vis[DTL_TUI_MAX_COLS], n = dtl_panels__visible(t, vis), at = 0;
+	int vis[DTL_TUI_MAX_COLS], n = dtl_tui__visible_cols(vis), at = 0;
 
 	for (int i = 0; i < n; i++)
 		if (vis[i] == t->sort_col)
@@ -120,57 +122,6 @@ static void move_sort(struct dtl_tui *t, int dir)
 	if (at >= n)
 		at = n - 1;
 	t->sort_col = vis[at];
-}
-
-static struct dtl_act prompt_key(struct dtl_tui *t, int ch)
-{
-	struct dtl_act a = { .what = DTL_ACT_REDRAW };
-	size_t len = strlen(t->prompt);
-
-	if (ch == 27) {
-		t->prompting = 0;
-	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
-		t->prompting = 0;
-		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */
-		snprintf(a.text, sizeof(a.text), "%s", t->prompt);
-	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
-		char *end;
-		double v = strtod(t->prompt, &end);
-
-		t->prompting = 0;
-		if (end == t->prompt || *end || !(v >= 0.01 && v <= 86400)) {
-			snprintf(t->message, sizeof(t->message),
-				 "bad interval '%s' (want seconds, 0.01 to 86400)", t->prompt);
-		} else {
-			a.what = DTL_ACT_INTERVAL;
-			a.interval_s = v;
-		}
-	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len) {
-		t->prompt[len - 1] = '\0';
-	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(t->prompt)) {
-		t->prompt[len] = (char)ch;
-		t->prompt[len + 1] = '\0';
-	}
-	return a;
-}
-
-static struct dtl_act help_key(struct dtl_tui *t, int ch)
-{
-	struct dtl_act a = { .what = DTL_ACT_REDRAW };
-	int page = LINES > 2 ? LINES - 2 : 1;
-
-	switch (ch) {
-	case KEY_UP: t->help_top--; break;
-	case KEY_DOWN: t->help_top++; break;
-	case KEY_PPAGE: t->help_top -= page; break;
-	case KEY_NPAGE: case ' ': t->help_top += page; break;
-	case KEY_HOME: t->help_top = 0; break;
-	case KEY_RESIZE: break;
-	default: t->help = false; break;
-	}
-	if (t->help_top < 0)
-		t->help_top = 0;
-	return a;
 }
 
 /* arg rows, or a page either way, or to either end; the table clamps what is past it. */
@@ -201,6 +152,26 @@ bool dtl_tui__quit_pending(struct dtl_tui *t)
 	return false;
 }
 
+/* The screens, top to bottom; a new pane is a line in one of these. */
+static const struct dtl_pane *const main_screen[] = {
+	&dtl_pane_header, &dtl_pane_rows, &dtl_pane_status, NULL,
+};
+static const struct dtl_pane *const help_screen[] = { &dtl_pane_help, NULL };
+
+static const struct dtl_pane *const *screen(const struct dtl_tui *t)
+{
+	return t->help ? help_screen : main_screen;
+}
+
+/* A pane with the focus takes every key first. */
+static bool focused_key(struct dtl_tui *t, int ch, struct dtl_act *a)
+{
+	for (const struct dtl_pane *const *p = screen(t); *p; p++)
+		if ((*p)->focused && (*p)->focused(t) && (*p)->key(t, ch, a))
+			return true;
+	return false;
+}
+
 struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 {
 	struct dtl_act a = { .what = DTL_ACT_NONE };
@@ -212,10 +183,8 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	ch = getch();
 	if (ch == ERR)
 		return a;
-	if (t->prompting)
-		return prompt_key(t, ch);
-	if (t->help)
-		return help_key(t, ch);
+	if (focused_key(t, ch, &a))
+		return a;
 	a.what = DTL_ACT_REDRAW;
 	t->message[0] = '\0';
 	k = dtl_keys__find(ch);
@@ -246,16 +215,44 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	return a;
 }
 
+void dtl_tui__line(int y, int attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (y < 0 || y >= LINES)
+		return;
+	attron(attr);
+	mvaddnstr(y, 0, buf, COLS);
+	attroff(attr);
+}
+
+/* Fixed panes get their rows first (as many as fit), the filling ones share what is left. */
 void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m)
 {
-	erase();
-	if (t->help) {
-		dtl_panels__help(t);
-	} else {
-		int y = dtl_panels__header(t, m, 0);
+	const struct dtl_pane *const *p = screen(t);
+	int h[8], fixed = 0, fills = 0, y = 0, n;
 
-		y = dtl_panels__table(t, m, y);
-		dtl_panels__status(t, m);
+	for (n = 0; p[n] && n < 8; n++) {
+		h[n] = p[n]->height(t, m);
+		if (h[n] == DTL_PANE_FILL)
+			fills++;
+		else
+			fixed += h[n];
+	}
+	erase();
+	for (int i = 0; i < n; i++) {
+		int rows = h[i] != DTL_PANE_FILL ? h[i] : (LINES - fixed) / (fills ? fills : 1);
+
+		if (rows > LINES - y)
+			rows = LINES - y;
+		if (rows < 0)
+			rows = 0;
+		p[i]->draw(t, m, y, rows);
+		y += rows;
 	}
 	refresh();
 }

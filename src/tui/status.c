@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * status.c - the status line: a prompt being typed, a message, or where
+ * the rows are and the keys' hints. While a prompt is open it has the focus.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "pane.h"
+
+/* "  h help  q quit ...": the keys' hints, in table order. */
+static const char *hints(void)
+{
+	static char buf[256];
+	size_t n, off = 0;
+	const struct dtl_key *k = dtl_keys(&n);
+
+	if (buf[0])
+		return buf;
+	for (size_t i = 0; i < n && off < sizeof(buf); i++)
+		if (k[i].hint)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "  %s", k[i].hint);
+	return buf;
+}
+
+static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
+{
+	int total = (int)m->table->n;
+
+	(void)height;
+	if (t->prompting == 'b')
+		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
+		              "(Enter jumps, Esc cancels): %s", t->prompt);
+	else if (t->prompting)
+		dtl_tui__line(y, A_BOLD, "Interval in seconds (Enter sets, Esc cancels): %s", t->prompt);
+	else if (t->message[0])
+		dtl_tui__line(y, A_BOLD, "%s", t->message);
+	else if (m->status && m->status[0])
+		dtl_tui__line(y, A_BOLD, "%s", m->status);
+	else
+		dtl_tui__line(y, 0, "rows %d-%d of %d%s", total ? t->top + 1 : 0,
+		              t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, hints());
+}
+
+static int status_height(const struct dtl_tui *t, const struct dtl_model *m)
+{
+	(void)t, (void)m;
+	return 1;
+}
+
+static bool status_focused(const struct dtl_tui *t)
+{
+	return t->prompting != 0;
+}
+
+/* The prompt's line editor: Enter applies, Esc cancels. */
+static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
+{
+	struct dtl_act a = { .what = DTL_ACT_REDRAW };
+	size_t len = strlen(t->prompt);
+
+	if (ch == 27) {
+		t->prompting = 0;
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
+		t->prompting = 0;
+		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */
+		snprintf(a.text, sizeof(a.text), "%s", t->prompt);
+	} else if (ch == '\r' || ch == '\n' || ch == KEY_ENTER) {
+		char *end;
+		double v = strtod(t->prompt, &end);
+
+		t->prompting = 0;
+		if (end == t->prompt || *end || !(v >= 0.01 && v <= 86400)) {
+			snprintf(t->message, sizeof(t->message),
+				 "bad interval '%s' (want seconds, 0.01 to 86400)", t->prompt);
+		} else {
+			a.what = DTL_ACT_INTERVAL;
+			a.interval_s = v;
+		}
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len) {
+		t->prompt[len - 1] = '\0';
+	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(t->prompt)) {
+		t->prompt[len] = (char)ch;
+		t->prompt[len + 1] = '\0';
+	}
+	*act = a;
+	return true;
+}
+
+const struct dtl_pane dtl_pane_status = {
+	.name = "status",
+	.height = status_height,
+	.draw = status_draw,
+	.key = status_key,
+	.focused = status_focused,
+};
