@@ -170,6 +170,7 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=./dtltop tests/tui.sh
 	DTLTOP=build/dtltop-san tests/tui.sh
 	tests/man.sh ./dtltop man/dtltop.1
+	DTLTOP=./dtltop tests/style.sh
 	@echo "make check-fast: all tests passed"
 
 # Small realistic bugs put into src/, one at a time, against the fast tests

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The shape of the tree: no function in src/ over 100 lines, and the lists a
+# person reads (--help, --list-*, the man page, completions) made from the
+# one table of each kind rather than written again.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+bin=${DTLTOP:-./dtltop}
+
+# --- function length: from a line "{" after a signature to the next "}"
+long=$(for f in $(find src -name '*.c' | sort); do
+	awk -v f="$f" '
+		/^\{$/ && prev ~ /\)$/ { start = NR; name = sig }
+		/^[A-Za-z]/ { sig = $0 }
+		/^\}$/ && start { if (NR - start + 1 > 100) print f ":" start ": " NR - start + 1 " lines: " name; start = 0 }
+		{ prev = $0 }' "$f"
+done)
+[ -z "$long" ] && ok || fail "functions over 100 lines: $long"
+
+# --- each list is made from its table
+# the help screen's key lines are --list-keys' lines (tui.sh reads the screen);
+# --help's option lines are --list-options' lines
+diff <("$bin" --list-options | cut -f1 | sed -E 's/^ +//; s/ *$//') \
+	<("$bin" --help | grep -E '^  +-' | sed -E 's/^ +//; s/  +.*//; s/ *$//') >/dev/null && ok \
+	|| fail "--help and --list-options differ"
+# --format's values are the writer registry's, as --help says them
+for w in $("$bin" --list-options | cut -f1 | grep -- '^ *--format=' | sed 's/.*=//' | tr '|' ' '); do
+	"$bin" --sim=vcpus=2,clock=virtual -b -n 1 --format="$w" >/dev/null && ok || fail "--format=$w"
+done
+# --source's values are the backend registry's
+for s in $("$bin" --list-options | cut -f1 | grep -- '^ *--source=' | sed 's/.*=//' | tr '|' ' '); do
+	out=$("$bin" --source="$s" --root /nonexistent -b -n 1 2>&1)
+	grep -q "bad --source" <<<"$out" && fail "--source=$s listed but refused" || ok
+done
+finish
