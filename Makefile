@@ -37,7 +37,7 @@ CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/format/*.c src/stats/*.c \
-	src/view/*.c src/loop/*.c) src/opts.c
+	src/view/*.c src/loop/*.c src/opts/*.c)
 TUI := $(wildcard src/tui/*.c)
 SRCS := $(CORE) $(TUI) src/main.c src/info.c
 HDRS := $(wildcard src/*.h src/*/*.h) $(LIBPERF_DEP)
@@ -82,7 +82,7 @@ build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
-FUZZERS := entries aux recording perfdata cpulist sysfiles simparams
+FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

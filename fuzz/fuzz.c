@@ -16,6 +16,7 @@
 #include "dtl/dtl.h"
 #include "format/perfdata.h"
 #include "format/record.h"
+#include "opts/rows.h"
 #include "source/sim.h"
 #include "platform/sys.h"
 #include "stats/stats.h"
@@ -163,6 +164,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(p.vcpus >= 1 && p.vcpus <= DTL_MAX_CPUS && p.ent <= p.vcpus && p.pool >= 1);
 	else
 		assert(err[0]);
+	free(str);
+#elif defined(FUZZ_CONFIG)
+	char *str = cstr(data, size), err[512], warn[256];
+	char *argv[] = { "dtltop", "--no-config", NULL };
+	struct dtl_opts o;
+
+	assert(dtl_opts__parse(&o, 2, argv, err, sizeof(err)) == 0);
+	if (dtl_opts__config(&o, str, "rc", err, sizeof(err), warn, sizeof(warn)) == 0)
+		assert(o.interval_s >= 0.01 && o.format && o.export_format &&
+		       (o.src.mask & ~DTL_MASK_ALL) == 0);
+	else
+		assert(strncmp(err, "rc:", 3) == 0);
 	free(str);
 #else
 #error "define one FUZZ_ target"

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "opts.h"
+#include "opts/opts.h"
 
 /* Prints what o asks about dtltop itself; false when it asks nothing. */
 bool dtl_info__print(const struct dtl_opts *o);

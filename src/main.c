@@ -10,7 +10,7 @@
 
 #include "info.h"
 #include "loop/loop.h"
-#include "opts.h"
+#include "opts/opts.h"
 #include "tui/tui.h"
 #include "view/batch.h"
 

@@ -188,4 +188,19 @@ echo "zz" >"$tmp/g/sys/devices/system/cpu/online"
 expect_error "garbage online file" "online" --source=debugfs --root "$tmp/g" -b -n 1
 expect_error "unwritable -o" "/nonexistent/x.csv" --sim -b -n 1 -o /nonexistent/x.csv
 
+# --- dtltoprc: kept settings, the command line over them, bad lines named
+mkdir -p "$tmp/xdg/dtltop"
+printf '# mine\nformat = csv\nsort=-dispatches\nbogus=1\n' >"$tmp/xdg/dtltop/dtltoprc"
+out=$(XDG_CONFIG_HOME=$tmp/xdg "$DTLTOP" $SIM -b -n 1 2>"$tmp/rc.err")
+head -1 <<<"$out" | grep -q '^timestamp,interval_s,cpu,' && ok || fail "dtltoprc format=csv not used"
+grep -q "warning: $tmp/xdg/dtltop/dtltoprc:4: unknown key 'bogus'" "$tmp/rc.err" && ok \
+	|| fail "unknown dtltoprc key not warned about: $(cat "$tmp/rc.err")"
+XDG_CONFIG_HOME=$tmp/xdg "$DTLTOP" $SIM -b -n 1 --format=text 2>/dev/null | grep -q '^  CPU ' && ok \
+	|| fail "--format on the command line does not override dtltoprc"
+XDG_CONFIG_HOME=$tmp/xdg "$DTLTOP" $SIM -b -n 1 --no-config 2>/dev/null | grep -q '^  CPU ' && ok \
+	|| fail "--no-config still reads dtltoprc"
+printf 'delay=0\n' >"$tmp/bad.rc"
+expect_error "bad dtltoprc value" "$tmp/bad.rc:1: " --config "$tmp/bad.rc" $SIM -b -n 1
+expect_error "missing --config file" "$tmp/none.rc" --config "$tmp/none.rc" $SIM -b -n 1
+
 finish

@@ -38,6 +38,11 @@ done
 for k in $("$bin" --list-keys | cut -c1-13 | tr ',' ' '); do
 	grep -qF -- "$k" <<<"$text" && ok || fail "key $k not in $man"
 done
+# every setting dtltoprc takes, in the man page's FILES section
+files=$(sed -n '/^\.SH FILES/,/^\.SH /p' "$man")
+for k in $("$bin" --list-options | awk -F'\t' '$3 ~ /^setting / { sub(/^setting /, "", $3); print $3 }'); do
+	grep -qE "^\.B[IR]? ${k//-/\\\\-}( |$)" <<<"$files" && ok || fail "setting $k not in FILES of $man"
+done
 # every simulator parameter, as the simulator's own key table lists it (--sim=help)
 [ "$("$bin" --sim=help | wc -l)" -ge 10 ] && ok || fail "--sim=help lists too few keys"
 for p in $("$bin" --sim=help | awk '{print $1}'); do

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "../opts.h"
+#include "../opts/opts.h"
 #include "../source/source.h"
 #include "../view/view.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "dtl/dtl.h"
-#include "opts.h"
+#include "opts/opts.h"
 #include "stats/stats.h"
 #include "view/columns.h"
 #include "view/table.h"

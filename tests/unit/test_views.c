@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "opts.h"
+#include "opts/opts.h"
 #include "view/columns.h"
 #include "view/table.h"
 #include "fakeroot.h"

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "source/source.h"
-#include "view/writer.h"
+#include "../source/source.h"
+#include "../view/writer.h"
 
 struct dtl_opts {
 	struct dtl_source_opts src;
@@ -26,6 +26,8 @@ struct dtl_opts {
 	const char *sort;	/* -s as given, resolved into sort_col */
 	bool help, version;
 	bool no_color;
+	const char *config;	/* --config FILE */
+	bool no_config;
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */
@@ -46,7 +48,10 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,
 			 char *err, size_t errlen);
 void dtl_opts__usage(FILE *f);
-/* One line per option, "-d, --delay SECS<TAB>help": for scripts and the man-page check. */
+/*
+ * One line per option, "-d, --delay SECS<TAB>help", then "<TAB>setting KEY"
+ * when dtltoprc may set it: for scripts, completions and the man-page check.
+ */
 void dtl_opts__list(FILE *f);
 
 #endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * parse.c - the command line (and dtltoprc before it) through the option
+ * table into struct dtl_opts.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../dtl/dtl.h"
+#include "../view/columns.h"
+#include "rows.h"
+
+/* What only all options together can say. */
+static int finish(struct dtl_opts *o, char *err, size_t errlen)
+{
+	bool replay = o->src.backend && strcmp(o->src.backend, "replay") == 0;
+
+	if (o->sort) {
+		const char *name = o->sort + (o->sort[0] == '-' || o->sort[0] == '+');
+
+		o->sort_reverse = o->sort[0] == '-';
+		o->sort_col = dtl_cols__find(name);
+		if (o->sort_col < 0 || strcmp(name, "timestamp") == 0) {
+			snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", o->sort);
+			return -1;
+		}
+	}
+	if (o->src.have_speed && !replay) {
+		snprintf(err, errlen, "--speed needs -r FILE");
+		return -1;
+	}
+	if (o->have_mask && replay) {
+		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
+			 "recorded with");
+		return -1;
+	}
+	return 0;
+}
+
+static void defaults(struct dtl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->src.backend = "auto";
+	o->src.root = "/";
+	o->src.mask = DTL_MASK_ALL;
+	o->src.seed = 1;
+	o->interval_s = 1.0;
+	o->sort_col = dtl_cols__find("cpu");
+	o->format = dtl_writers__find("text");
+	o->export_format = dtl_writers__find("csv");
+}
+
+/* getopt_long's arrays from the table: val is the letter, or 256 + the row. */
+static void getopt_arrays(const struct opt *o, size_t n, struct option *longopts, char *shorts)
+{
+	size_t ns = 0;
+
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < n; i++) {
+		longopts[i] = (struct option){ o[i].name, o[i].has_arg, NULL,
+					       o[i].letter ? o[i].letter : 256 + (int)i };
+		if (o[i].letter) {
+			shorts[ns++] = (char)o[i].letter;
+			if (o[i].has_arg == required_argument)
+				shorts[ns++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = '\0';
+}
+
+/* One option as getopt_long returned it: 0, -1 with err, or 1 to exit at once. */
+static int apply(struct dtl_opts *o, const struct opt *rows_, size_t n, int c, const char *arg,
+		 const char *spelled, char *err, size_t errlen)
+{
+	const struct opt *p = NULL;
+
+	if (c == ':') {
+		snprintf(err, errlen, "option '%s' needs a value", spelled);
+		return -1;
+	}
+	for (size_t i = 0; i < n && !p; i++)
+		if (c == (rows_[i].letter ? rows_[i].letter : 256 + (int)i))
+			p = &rows_[i];
+	if (!p) {
+		snprintf(err, errlen, "unknown option '%s' (see dtltop --help)", spelled);
+		return -1;
+	}
+	if (p->backend)
+		return p->backend->parse(&o->src, arg, err, errlen);
+	if (!p->parse) {
+		*(bool *)(void *)((char *)o + p->flag) = true;
+		return 0;
+	}
+	return p->parse(o, arg, err, errlen);
+}
+
+/* top's habit: "dtltop 2 10" is every 2 s, 10 times. */
+static int positional(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	if (optind < argc) {
+		if (dtl_opts__interval(argv[optind++], &o->interval_s, err, errlen))
+			return -1;
+		o->have_interval = true;
+	}
+	if (optind < argc && dtl_opts__count(argv[optind++], &o->iterations, err, errlen))
+		return -1;
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	size_t n;
+	const struct opt *all = dtl_opts__rows(&n);
+	struct option longopts[DTL_OPTS_MAX + 1];
+	char shorts[2 + 2 * DTL_OPTS_MAX + 1];
+	int c, idx, rc;
+
+	defaults(o);
+	if (dtl_opts__load_config(o, argc, argv, err, errlen))
+		return -1;
+	/* Kept settings are defaults, not choices made for this run. */
+	o->have_mask = o->have_interval = false;
+	getopt_arrays(all, n, longopts, shorts);
+	optind = 0;	/* glibc: 0 also resets its internal state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1)
+		if ((rc = apply(o, all, n, c, optarg, argv[optind - 1], err, errlen)))
+			return rc;
+	if (positional(o, argc, argv, err, errlen))
+		return -1;
+	return finish(o, err, errlen);
+}
+

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * table.c - dtltop's options, one row each, with the parser of each value;
+ * every bad value gets a message naming it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dtl/dtl.h"
+#include "../view/columns.h"
+#include "../view/writer.h"
+#include "rows.h"
+
+#define FLAG(field) NULL, offsetof(struct dtl_opts, field), NULL, NULL
+#define PARSE(fn) fn, 0, NULL, NULL
+/* a parser whose values a registry lists */
+#define PARSE_ONE_OF(fn, values) fn, 0, values, NULL
+
+int dtl_opts__interval(const char *s, double *v, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*v) || *v <= 0 || *v > 86400) {
+		snprintf(err, errlen, "bad interval '%s' (want seconds > 0, e.g. 0.5)", s);
+		return -1;
+	}
+	if (*v < 0.01) {
+		snprintf(err, errlen, "interval '%s' is below 0.01 s", s);
+		return -1;
+	}
+	return 0;
+}
+
+int dtl_opts__count(const char *s, long *v, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (errno || end == s || *end || *v < 1) {
+		snprintf(err, errlen, "bad iteration count '%s' (want an integer >= 1)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_iterations(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return dtl_opts__count(a, &o->iterations, err, errlen);
+}
+
+static int set_delay(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	o->have_interval = true;
+	return dtl_opts__interval(a, &o->interval_s, err, errlen);
+}
+
+static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->write = a;
+	return 0;
+}
+
+static int set_output(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0]) {
+		snprintf(err, errlen, "-o needs a file name ('-' is standard output)");
+		return -1;
+	}
+	o->output = a;
+	return 0;
+}
+
+static int set_events(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	const char *bad;
+
+	if (dtl_mask__parse(a, &o->src.mask, &bad)) {
+		snprintf(err, errlen, "bad event list '%s' at '%s' (want cede, preempt, fault, or all, "
+			 "joined by commas)", a, bad);
+		return -1;
+	}
+	o->have_mask = true;
+	return 0;
+}
+
+static int set_cpu(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	o->src.have_cpus = true;
+	return dtl_cpuset__parse(&o->src.cpus, a, err, errlen);
+}
+
+/* The column is looked up once all options are in (see finish()). */
+static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->sort = a;
+	return 0;
+}
+
+/* "auto|perf|debugfs|sim": the backends --source can name, from the registry. */
+static const char *source_names(void)
+{
+	static char buf[128];
+	size_t n, off;
+	const struct dtl_source_ops *const *b = dtl_backends(&n);
+
+	off = (size_t)snprintf(buf, sizeof(buf), "auto");
+	for (size_t i = 0; i < n && off < sizeof(buf); i++)
+		if (b[i]->help)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "|%s", b[i]->name);
+	return buf;
+}
+
+static int set_source(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	const struct dtl_source_ops *b = dtl_backends__find(a);
+
+	if (strcmp(a, "auto") != 0 && (!b || !b->help)) {
+		snprintf(err, errlen, "bad --source '%s' (want %s)", a, source_names());
+		return -1;
+	}
+	o->src.backend = a;
+	return 0;
+}
+
+static int set_root(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) > 3000) {
+		snprintf(err, errlen, "bad --root '%s'", a);
+		return -1;
+	}
+	o->src.root = a;
+	return 0;
+}
+
+static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char names[128];
+
+	o->format = dtl_writers__find(a);
+	if (!o->format) {
+		dtl_writers__names(names, sizeof(names), " or ");
+		snprintf(err, errlen, "bad --format '%s' (want %s)", a, names);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_export(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char names[128];
+
+	o->export_format = dtl_writers__find(a);
+	if (!o->export_format) {
+		dtl_writers__names(names, sizeof(names), " or ");
+		snprintf(err, errlen, "bad --export-format '%s' (want %s)", a, names);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read before the other options (see dtl_opts__load_config()); here only remembered. */
+static int set_config(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->config = a;
+	return 0;
+}
+
+static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return set_format(o, a ? a : "csv", err, errlen);
+}
+
+static const char *writer_names(void)
+{
+	static char buf[128];
+
+	dtl_writers__names(buf, sizeof(buf), "|");
+	return buf;
+}
+
+#define NO no_argument
+#define REQ required_argument
+/* The last field is the setting's key in dtltoprc, NULL for the command line only. */
+static const struct opt opts[] = {
+	/* the backends' own rows follow this one (see rows()) */
+	{ "source", 0, REQ, NULL, "Sources", "where entries come from (default auto)",
+	  PARSE_ONE_OF(set_source, source_names), NULL },
+	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)",
+	  PARSE(set_root), NULL },
+	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)",
+	  PARSE(set_write), NULL },
+	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
+	  PARSE(set_events), "events" },
+	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", PARSE(set_cpu), "cpu" },
+	{ "delay", 'd', REQ, "SECS", "Output", "interval, fractions allowed (default 1)",
+	  PARSE(set_delay), "delay" },
+	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI",
+	  FLAG(batch), NULL },
+	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals",
+	  PARSE(set_iterations), NULL },
+	{ "format", 0, REQ, NULL, NULL, "batch output format (default text)",
+	  PARSE_ONE_OF(set_format, writer_names), "format" },
+	{ "export-format", 0, REQ, NULL, NULL, "the format of the TUI's export key (default csv)",
+	  PARSE_ONE_OF(set_export, writer_names), "export-format" },
+	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", PARSE(set_csv), NULL },
+	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout",
+	  PARSE(set_output), NULL },
+	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
+	  PARSE(set_sort), "sort" },
+	{ "list-fields", 0, NO, NULL, NULL, "print the columns with their units and exit",
+	  FLAG(list_fields), NULL },
+	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },
+	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
+	  FLAG(list_options), NULL },
+	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)",
+	  FLAG(no_color), "no-color" },
+	{ "config", 0, REQ, "FILE", "Settings", "read settings from FILE instead of "
+	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(set_config), NULL },
+	{ "no-config", 0, NO, NULL, NULL, "read no settings file", FLAG(no_config), NULL },
+	{ "help", 'h', NO, NULL, NULL, "this help", FLAG(help), NULL },
+	{ "version", 'V', NO, NULL, NULL, "version, libperf's origin, build", FLAG(version), NULL },
+};
+#undef NO
+#undef REQ
+#define NR_OWN (sizeof(opts) / sizeof(opts[0]))
+
+/* The table with each backend's rows after --source, made once. */
+const struct opt *dtl_opts__rows(size_t *n)
+{
+	static struct opt all[DTL_OPTS_MAX];
+	static size_t nr;
+	bool made = nr > 0;
+	size_t nb;
+	const struct dtl_source_ops *const *b = dtl_backends(&nb);
+
+	for (size_t i = 0; !made && i < NR_OWN; i++) {
+		all[nr++] = opts[i];
+		if (opts[i].values)
+			all[nr - 1].arg = opts[i].values();
+		if (strcmp(opts[i].name, "source") != 0)
+			continue;
+		for (size_t k = 0; k < nb; k++)
+			for (const struct dtl_source_opt *r = b[k]->opts; r && r->name &&
+			     nr < DTL_OPTS_MAX - NR_OWN; r++)
+				all[nr++] = (struct opt){ r->name, r->letter, r->has_arg, r->arg,
+							  NULL, r->help, NULL, 0, NULL, r, NULL };
+	}
+	*n = nr;
+	return all;
+}
+

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dtltoprc: settings by the option table's keys, the command line over
+ * them, and every bad line named by file and line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtl/dtl.h"
+#include "opts/rows.h"
+#include "t.h"
+
+static int config(const char *text, struct dtl_opts *o, char *err, size_t errlen, char *warn)
+{
+	static char buf[4096];
+	char *argv[] = { "dtltop", "--no-config", NULL };
+
+	dtl_opts__parse(o, 2, argv, err, errlen);	/* the defaults */
+	snprintf(buf, sizeof(buf), "%s", text);
+	return dtl_opts__config(o, buf, "rc", err, errlen, warn, 256);
+}
+
+TEST(config_sets_what_the_table_calls_settings)
+{
+	struct dtl_opts o;
+	char err[512], warn[256];
+
+	CHECK_EQ(config("# kept by W\n delay = 2.5 \nsort=-steal_pct\r\nno-color=yes\n\n"
+			"format=csv\nevents=cede,fault\nbogus=1\nwrite=/tmp/x\n", &o, err, sizeof(err),
+			warn), 0);
+	CHECK_NEAR(o.interval_s, 2.5, 1e-12);
+	CHECK_STR(o.sort, "-steal_pct");	/* resolved with the command line's */
+	CHECK(o.no_color);
+	CHECK_STR(o.format->name, "csv");
+	CHECK_EQ(o.src.mask, DTL_MASK_CEDE | DTL_MASK_FAULT);
+	/* unknown keys, and options that are not settings, only warn */
+	CHECK_CONTAINS(warn, "rc:8: unknown key 'bogus'");
+	CHECK_CONTAINS(warn, "and 1 more");
+	CHECK(o.write == NULL);
+}
+
+TEST(config_refuses_bad_lines_naming_file_and_line)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "delay=abc", "rc:1: bad interval 'abc'" },
+		{ "\n\ndelay 2", "rc:3: want key=value" },
+		{ "no-color=maybe", "rc:1: bad no-color 'maybe'" },
+		{ "format=xml", "rc:1: bad --format 'xml'" },
+		{ "events=", "rc:1: bad event list" },
+	};
+	struct dtl_opts o;
+	char err[512], warn[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (config(bad[i].text, &o, err, sizeof(err), warn) == 0)
+			T_FAIL("'%s' accepted", bad[i].text);
+		CHECK_CONTAINS(err, bad[i].want);
+	}
+}
+
+static int parse(const char *line, struct dtl_opts *o, char *err, size_t len)
+{
+	char copy[512], *argv[32];
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	for (char *tok = strtok(copy, " "); tok && argc < 31; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return dtl_opts__parse(o, argc, argv, err, len);
+}
+
+TEST(config_file_under_the_command_line)
+{
+	char path[] = "/tmp/dtltoprc.XXXXXX", line[256], err[512];
+	int fd = mkstemp(path);
+	struct dtl_opts o;
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "delay=3\nevents=cede\n", 20) == 20);
+	close(fd);
+	snprintf(line, sizeof(line), "dtltop --config %s -d 0.5", path);
+	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);
+	CHECK_NEAR(o.interval_s, 0.5, 1e-12);		/* the command line wins */
+	CHECK_EQ(o.src.mask, DTL_MASK_CEDE);		/* the file fills the rest */
+	snprintf(line, sizeof(line), "dtltop --config=%s -r x.dtl", path);
+	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);	/* a kept mask is no -e */
+	CHECK(!o.have_interval);
+	snprintf(line, sizeof(line), "dtltop --config %s --no-config", path);
+	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);
+	CHECK_NEAR(o.interval_s, 1, 1e-12);
+	unlink(path);
+	snprintf(line, sizeof(line), "dtltop --config %s", path);
+	CHECK_EQ(parse(line, &o, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, path);
+	/* no file where XDG_CONFIG_HOME points: the defaults, quietly */
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	CHECK_EQ(parse("dtltop", &o, err, sizeof(err)), 0);
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+TEST(config_file_garbage_is_refused)
+{
+	char path[] = "/tmp/dtltoprc.XXXXXX", line[256], err[512];
+	int fd = mkstemp(path);
+	struct dtl_opts o;
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "delay=1\0\x01\x02", 10) == 10);
+	close(fd);
+	snprintf(line, sizeof(line), "dtltop --config %s", path);
+	CHECK_EQ(parse(line, &o, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "not a text file");
+	unlink(path);
+}
