@@ -143,30 +143,28 @@ static int set_root(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return 0;
 }
 
-static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+/* A writer by name, for the option named opt. */
+static int pick_writer(const char *opt, const char *a, const struct dtl_writer **w, char *err,
+		       size_t errlen)
 {
 	char names[128];
 
-	o->format = dtl_writers__find(a);
-	if (!o->format) {
-		dtl_writers__names(names, sizeof(names), " or ");
-		snprintf(err, errlen, "bad --format '%s' (want %s)", a, names);
-		return -1;
-	}
-	return 0;
+	*w = dtl_writers__find(a);
+	if (*w)
+		return 0;
+	dtl_writers__names(names, sizeof(names), " or ");
+	snprintf(err, errlen, "bad --%s '%s' (want %s)", opt, a, names);
+	return -1;
+}
+
+static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return pick_writer("format", a, &o->format, err, errlen);
 }
 
 static int set_export(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	char names[128];
-
-	o->export_format = dtl_writers__find(a);
-	if (!o->export_format) {
-		dtl_writers__names(names, sizeof(names), " or ");
-		snprintf(err, errlen, "bad --export-format '%s' (want %s)", a, names);
-		return -1;
-	}
-	return 0;
+	return pick_writer("export-format", a, &o->export_format, err, errlen);
 }
 
 /* Read before the other options (see dtl_opts__load_config()); here only remembered. */

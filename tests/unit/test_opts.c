@@ -63,17 +63,7 @@ TEST(config_refuses_bad_lines_naming_file_and_line)
 	}
 }
 
-static int parse(const char *line, struct dtl_opts *o, char *err, size_t len)
-{
-	char copy[512], *argv[32];
-	int argc = 0;
-
-	snprintf(copy, sizeof(copy), "%s", line);
-	for (char *tok = strtok(copy, " "); tok && argc < 31; tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return dtl_opts__parse(o, argc, argv, err, len);
-}
+int t_parse_opts(const char *line, struct dtl_opts *o, char *err, size_t len);
 
 TEST(config_file_under_the_command_line)
 {
@@ -85,22 +75,22 @@ TEST(config_file_under_the_command_line)
 	CHECK(write(fd, "delay=3\nevents=cede\n", 20) == 20);
 	close(fd);
 	snprintf(line, sizeof(line), "dtltop --config %s -d 0.5", path);
-	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);
+	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), 0);
 	CHECK_NEAR(o.interval_s, 0.5, 1e-12);		/* the command line wins */
 	CHECK_EQ(o.src.mask, DTL_MASK_CEDE);		/* the file fills the rest */
 	snprintf(line, sizeof(line), "dtltop --config=%s -r x.dtl", path);
-	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);	/* a kept mask is no -e */
+	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), 0);	/* a kept mask is no -e */
 	CHECK(!o.have_interval);
 	snprintf(line, sizeof(line), "dtltop --config %s --no-config", path);
-	CHECK_EQ(parse(line, &o, err, sizeof(err)), 0);
+	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), 0);
 	CHECK_NEAR(o.interval_s, 1, 1e-12);
 	unlink(path);
 	snprintf(line, sizeof(line), "dtltop --config %s", path);
-	CHECK_EQ(parse(line, &o, err, sizeof(err)), -1);
+	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, path);
 	/* no file where XDG_CONFIG_HOME points: the defaults, quietly */
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-	CHECK_EQ(parse("dtltop", &o, err, sizeof(err)), 0);
+	CHECK_EQ(t_parse_opts("dtltop", &o, err, sizeof(err)), 0);
 	unsetenv("XDG_CONFIG_HOME");
 }
 
@@ -114,7 +104,7 @@ TEST(config_file_garbage_is_refused)
 	CHECK(write(fd, "delay=1\0\x01\x02", 10) == 10);
 	close(fd);
 	snprintf(line, sizeof(line), "dtltop --config %s", path);
-	CHECK_EQ(parse(line, &o, err, sizeof(err)), -1);
+	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "not a text file");
 	unlink(path);
 }

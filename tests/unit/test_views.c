@@ -174,7 +174,10 @@ TEST(snapshot_into_an_unwritable_directory_reports_why)
 	dtl_table__free(&t);
 }
 
-static int parse(const char *line, struct dtl_opts *o, char *err, size_t len)
+/* Shared with test_opts.c: a command line split at spaces, through the parser. */
+int t_parse_opts(const char *line, struct dtl_opts *o, char *err, size_t len);
+
+int t_parse_opts(const char *line, struct dtl_opts *o, char *err, size_t len)
 {
 	char copy[512], *argv[32];
 	int argc = 0;
@@ -191,7 +194,7 @@ TEST(options_parse_the_documented_forms)
 	struct dtl_opts o;
 	char err[512];
 
-	CHECK_EQ(parse("dtltop --sim=vcpus=64,clock=virtual -b -n 3 -d 0.5 --format=csv -o x.csv "
+	CHECK_EQ(t_parse_opts("dtltop --sim=vcpus=64,clock=virtual -b -n 3 -d 0.5 --format=csv -o x.csv "
 		       "-e cede,fault -C 0-7,16 --seed 9", &o, err, sizeof(err)), 0);
 	CHECK(o.batch);
 	CHECK_EQ(o.iterations, 3);
@@ -203,10 +206,10 @@ TEST(options_parse_the_documented_forms)
 	CHECK_EQ(dtl_cpuset__count(&o.src.cpus), 9);
 	CHECK_EQ(o.src.seed, 9);
 	CHECK(strcmp(o.src.backend, "sim") == 0);
-	CHECK_EQ(parse("dtltop --sim -b 2 5", &o, err, sizeof(err)), 0);
+	CHECK_EQ(t_parse_opts("dtltop --sim -b 2 5", &o, err, sizeof(err)), 0);
 	CHECK_NEAR(o.interval_s, 2, 0);
 	CHECK_EQ(o.iterations, 5);
-	CHECK_EQ(parse("dtltop -s -steal_pct", &o, err, sizeof(err)), 0);
+	CHECK_EQ(t_parse_opts("dtltop -s -steal_pct", &o, err, sizeof(err)), 0);
 	CHECK(o.sort_reverse);
 	CHECK_EQ(o.sort_col, dtl_cols__find("steal_pct"));
 }
@@ -241,7 +244,7 @@ TEST(options_reject_bad_values_naming_them)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		if (parse(bad[i].line, &o, err, sizeof(err)) != -1)
+		if (t_parse_opts(bad[i].line, &o, err, sizeof(err)) != -1)
 			T_FAIL("'%s' accepted", bad[i].line);
 		else if (!strstr(err, bad[i].named))
 			T_FAIL("'%s': message \"%s\" does not name %s", bad[i].line, err, bad[i].named);
