@@ -148,19 +148,20 @@ TEST(lparcfg_figures_as_lparstat_computes_them)
 	dtl_sys__parse_lparcfg("partition_entitled_capacity=200\ncapped=0\ncapacity_weight=64\n"
 			       "purr=1000000\ntbr=5000000\npool_idle_time=7000000\ndispatches=100\n"
 			       "resource_group_number=3\nresource_group_active_processors=12\n", &a);
-	dtl_sys__parse_lparcfg("partition_entitled_capacity=200\npurr=2500000\ntbr=6000000\n"
-			       "pool_idle_time=9500000\ndispatches=1100\n", &b);
+	dtl_sys__parse_lparcfg("partition_entitled_capacity=200\npurr=4000000\ntbr=7000000\n"
+			       "pool_idle_time=12000000\ndispatches=1100\n", &b);
 	CHECK_EQ(a.weight, 64);
 	CHECK(a.have_rg);
 	CHECK_EQ(a.rg_procs, 12);
 	dtl_sys__lpar_figs(&a, &b, 1000000, &f);
 	CHECK_EQ(f.known, DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP | DTL_LPARF_DISP);
+	/* 2 s of timebase */
 	CHECK_NEAR(f.physc, 1.5, 1e-12);
 	CHECK_NEAR(f.entc_pct, 75, 1e-9);
 	CHECK_NEAR(f.app, 2.5, 1e-12);
-	CHECK_NEAR(f.disp_per_s, 500, 1e-9);	/* 1000 yield_count steps in 1 s: 500 cycles */
+	CHECK_NEAR(f.disp_per_s, 250, 1e-9);	/* 1000 yield_count steps in 2 s: 250 cycles/s */
 	/* counters going back (a CPU removed, a wrap) or a stopped clock: unknown, not 0 */
-	dtl_sys__parse_lparcfg("purr=1\ntbr=7000000\npool_idle_time=1\ndispatches=5\n", &a);
+	dtl_sys__parse_lparcfg("purr=1\ntbr=8000000\npool_idle_time=1\ndispatches=5\n", &a);
 	dtl_sys__lpar_figs(&b, &a, 1000000, &f);
 	CHECK_EQ(f.known, 0);
 	dtl_sys__lpar_figs(&b, &b, 1000000, &f);
