@@ -74,9 +74,9 @@ for i in 1 2 3; do entry $i; done >"$root/sys/kernel/debug/powerpc/dtl/cpu-0"
 "$DTLTOP" --root "$root" -e preempt -b -n 1 -d 0.05 --csv >"$tmp/dbg.csv" 2>"$tmp/dbg.err" || fail "debugfs run: $(cat "$tmp/dbg.err")"
 grep -q '^0x2$' "$root/sys/kernel/debug/powerpc/dtl/dtl_event_mask" && ok || fail "mask not written"
 awk -F, '$3=="0"{exit !($4==3)}' "$tmp/dbg.csv" && ok || fail "cpu 0 dispatches: $(cat "$tmp/dbg.csv")"
-awk -F, '$3=="1"{exit !($4==2 && $NF==1)}' "$tmp/dbg.csv" && ok || fail "cpu 1: 2 entries, 1 bad"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3=="1"{exit !($4==2 && $c["bad"]==1)}' "$tmp/dbg.csv" && ok || fail "cpu 1: 2 entries, 1 bad"
 awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
-"$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  lparcfg dispatches +0$' \
+"$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  physc -  entc -  app -  disp/s -$' \
 	&& ok || fail "batch text shows the lparcfg facts"
 
 # --- -o into a FIFO writes through it, never replaces it
@@ -87,11 +87,43 @@ wait
 [ -p "$tmp/fifo" ] && ok || fail "-o replaced the FIFO"
 cmp -s "$tmp/fifo.out" <("$DTLTOP" $SIM -b -n 2 --csv) && ok || fail "-o FIFO content"
 
+# --- virtual processors: --group=vp folds a VP's threads; the same run per CPU adds up to it
+"$DTLTOP" --sim=vps=3,smt=4,clock=virtual --seed 4 -b -n 2 --csv >"$tmp/cpu.csv" || fail "sim per cpu"
+"$DTLTOP" --sim=vps=3,smt=4,clock=virtual --seed 4 -b -n 2 --csv --group=vp >"$tmp/vp.csv" \
+	|| fail "sim per vp"
+head -1 "$tmp/vp.csv" | grep -q '^timestamp,interval_s,vp,dispatches,' && ok || fail "--group=vp names the column vp"
+[ "$(grep -c '^2025' "$tmp/vp.csv")" -eq 8 ] && ok || fail "--group=vp: 3 VP rows and all, twice"
+awk -F, 'NR == FNR && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	NR == FNR { if ($3 != "all") sum[$1 "," int($3 / 4) * 4] += $4; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) v[$i] = i; next }
+	$3 != "all" { n++; if (sum[$1 "," $3] != $4 || $v["threads"] != 4) bad++ }
+	END { exit !(n == 6 && !bad) }' "$tmp/cpu.csv" "$tmp/vp.csv" && ok \
+	|| fail "VP rows are not the sums of their threads"
+"$DTLTOP" --sim=vps=3,smt=4,clock=virtual -b -n 1 | head -1 | grep -q 'mask all  3 VPs x SMT4 = 12 CPUs$' && ok \
+	|| fail "the header counts VPs"
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual -b -n 1 | grep -qE '^LPAR ent 2\.00  shared uncapped weight 128  VPs 2  pool 4\.00  physc [0-9]+\.[0-9]{2}  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+$' \
+	&& ok || fail "the simulator's lparcfg figures in batch text"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $3 == "all" { k += $c["physc"] != "" }
+	$3 != "all" { e += $c["physc"] != "" } END { exit !(k == 2 && e == 0) }' "$tmp/cpu.csv" && ok \
+	|| fail "physc only on the partition row"
+expect_error "bad --group" "'core'" --sim --group=core -b -n 1
+expect_error "sim vps and vcpus disagree" "vps=2" --sim=vps=2,vcpus=9 -b -n 1
+# a live source's VPs come from thread_siblings_list
+for c in 0 1; do mkdir -p "$root/sys/devices/system/cpu/cpu$c/topology"
+	echo 0-1 >"$root/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"; done
+"$DTLTOP" --root "$root" -b -n 1 -d 0.05 --csv --group=vp 2>/dev/null | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$3 == "0" { n++; t = $c["threads"] } $3 == "1" { one++ }
+	END { exit !(n == 1 && !one && t == 2) }' && ok || fail "debugfs root: cpus 0-1 one VP"
+rm -r "$root/sys/devices/system/cpu/cpu0/topology" "$root/sys/devices/system/cpu/cpu1/topology"
+
 # --- record and replay
 "$DTLTOP" --sim=vcpus=16,clock=virtual --seed 3 -b -n 12 -d 0.5 --csv -o "$tmp/live.csv" -w "$tmp/rec.dtl" \
 	|| fail "recording run"
 "$DTLTOP" -r "$tmp/rec.dtl" -b --format csv -o "$tmp/replay.csv" || fail "replay run"
 cmp -s "$tmp/live.csv" "$tmp/replay.csv" && ok || fail "replayed CSV differs from the live run"
+"$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "2 VPs x SMT8 = 16 CPUs$" && ok \
+	|| fail "a replay knows the recorded VPs"
 "$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "replay of $tmp/rec.dtl: sim on" && ok \
 	|| fail "replay header names the recording"
 "$DTLTOP" -r "$tmp/rec.dtl" -b --speed 1000 --csv | cmp -s - "$tmp/live.csv" && ok || fail "--speed 1000"
@@ -133,7 +165,7 @@ done
 "$DTLTOP" -r tests/corpus/perfdata/spec -b -n 1 | head -1 | grep -q "replay of tests/corpus/perfdata/spec: perf.data" \
 	&& ok || fail "perf.data replay header"
 # cpu 0's chunk ends in the 32-byte junk at a wrap: 5 entries and 1 bad fragment
-awk -F, '$3 == "0" { d += $4; b += $NF } END { exit !(d == 5 && b == 1) }' "$tmp/pd-junk.csv" && ok \
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3 == "0" { d += $4; b += $c["bad"] } END { exit !(d == 5 && b == 1) }' "$tmp/pd-junk.csv" && ok \
 	|| fail "perf.data junk: cpu 0 counts"
 # a real perf.data from Debian's perf, with no vpa_dtl data: a named error, exit 2
 expect_error "perf.data without vpa_dtl" "no vpa_dtl AUX data" -r tests/data/cpu-clock.perf.data -b

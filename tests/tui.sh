@@ -28,11 +28,25 @@ printf 'partition_entitled_capacity=1600\nshared_processor_mode=1\ncapped=0\npar
 	>"$tmp/root/proc/powerpc/lparcfg"
 T new-session -d -s t -x 120 -y 40 -c "$tmp/run" \
 	"$DTLTOP --sim=vcpus=64 --root $tmp/root -d 0.3 2>$tmp/stderr; echo EXITED \$? >$tmp/exit; sleep 30"
-expect '^dtltop .*mask all \(0x7\).*64 vCPUs  sim vcpus=64' "header with mask and source"
+expect '^dtltop .*mask all \(0x7\).*8 VPs x SMT8 = 64 CPUs  sim vcpus=64' "header with mask, VPs and source"
 expect '^ +\*CPU +DISP/s' "column heading, sorted by CPU"
 expect '^ +0 +[0-9]' "first vCPU row"
 expect 'rows 1-[0-9]+ of 64' "status line with the row range"
-expect '^LPAR ent 16\.00  shared uncapped  VPs 64  pool 32\.00  lparcfg dispatches \+0 ' "lparcfg facts in the header"
+# the simulator's own lparcfg (it stands for the partition; --root's is for real sources)
+expect '^LPAR ent 16\.00  shared uncapped weight 128  VPs 8  pool 32\.00  physc [0-9.]+  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+ \(DTL [0-9]+\)' "lparcfg facts in the header"
+
+# v folds the threads into virtual processors, as top's 1 folds CPUs, and back
+keys v
+expect 'a row per virtual processor' "v says rows are VPs"
+expect '^ +\*VP +DISP' "v renames the column VP"
+keys C-l	# the message gives way to the row range
+expect 'rows 1-8 of 8' "v: eight VP rows"
+expect '^ +8 +[0-9]' "v: VP 8 is the second"
+keys v
+expect 'a row per CPU' "v again says rows are CPUs"
+keys C-l
+expect 'rows 1-[0-9]+ of 64' "v again: a row per CPU"
+expect '^ +\*CPU +DISP' "v again: the column is CPU"
 
 # since-start totals and their reset
 keys i

@@ -205,6 +205,13 @@ static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
 		DTL_REC_MAJOR, DTL_REC_MINOR, m->dtltop_version, m->host, m->source, m->detail,
 		m->tb_freq, m->boot_tb, m->start_tb, m->start_ns, (uint64_t)(m->interval_s * 1e9 + 0.5),
 		m->mask, m->nr_cpus, cpus);
+	if (m->topo.known) {
+		dtl_topo__format(&m->topo, &m->cpus, cpus, DTL_CPUSET_TEXT);
+		if (cpus[0])
+			off += (size_t)snprintf(buf + off, len - off, "siblings=%s\n", cpus);
+	}
+	if (m->core_threads && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "core_threads=%u\n", m->core_threads);
 	free(cpus);
 	/* lparcfg verbatim, one "lparcfg.key=value" per line. */
 	for (const char *p = m->lparcfg; *p && off < len;) {
@@ -350,6 +357,17 @@ int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)
 	return value(w, DTL_REC_CPU, cpu, online);
 }
 
+int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
+{
+	size_t n = strnlen(text, DTL_REC_LPARCFG_MAX);
+	uint8_t *p = record(w, DTL_REC_LPARCFG, 0, n);
+
+	if (!p)
+		return -1;
+	memcpy(p, text, n);
+	return 0;
+}
+
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb)
 {
@@ -493,6 +511,8 @@ static void parse_meta(char *text, struct dtl_rec_meta *m)
 {
 	size_t lp = 0;
 
+	dtl_topo__alone(&m->topo);
+
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		char *v = strchr(line, '=');
 		char err[64];
@@ -525,6 +545,10 @@ static void parse_meta(char *text, struct dtl_rec_meta *m)
 			m->nr_cpus = (unsigned int)strtoul(v, NULL, 10);
 		else if (!strcmp(line, "cpus") && *v)
 			dtl_cpuset__parse(&m->cpus, v, err, sizeof(err));
+		else if (!strcmp(line, "core_threads") && strtoul(v, NULL, 10) <= 64)
+			m->core_threads = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "siblings"))
+			dtl_topo__parse(&m->topo, v, err, sizeof(err));	/* bad: unknown */
 		else if (!strncmp(line, "lparcfg.", 8) && lp < sizeof(m->lparcfg))
 			lp += (size_t)snprintf(m->lparcfg + lp, sizeof(m->lparcfg) - lp, "%s=%s\n",
 					       line + 8, v);
@@ -653,6 +677,10 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			if (body < 8)
 				continue;
 			ev->value = get64(p);
+			return 1;
+		case DTL_REC_LPARCFG:
+			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
+			ev->data = p;	/* text, not NUL-terminated */
 			return 1;
 		case DTL_REC_TICK:
 			if (body < 16)

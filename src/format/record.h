@@ -17,10 +17,12 @@
 #include <stdio.h>
 
 #include "../platform/cpuset.h"
+#include "../platform/topo.h"
 
 #define DTL_REC_MAJOR 1
-#define DTL_REC_MINOR 1
+#define DTL_REC_MINOR 2
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
+#define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
 
 struct dtl_rec_meta {
 	char dtltop_version[32];
@@ -35,6 +37,8 @@ struct dtl_rec_meta {
 	unsigned int mask;
 	unsigned int nr_cpus;
 	struct dtl_cpuset cpus;		/* captured at start */
+	struct dtl_topo topo;		/* VP membership; known false if not said (1.2) */
+	unsigned int core_threads;	/* threads of a physical core; 0 if not said (1.2) */
 	char lparcfg[4096];		/* /proc/powerpc/lparcfg at start, verbatim */
 	unsigned int major, minor;	/* of the file read */
 };
@@ -48,6 +52,7 @@ enum dtl_rec_kind {
 	DTL_REC_TICK = 6,		/* an interval ended: ts_ns, interval_s[, end_tb (1.1)] */
 	DTL_REC_GAP = 7,		/* cpu, flagged AUX gaps (1.1) */
 	DTL_REC_END = 8,		/* the writer closed the file (1.1) */
+	DTL_REC_LPARCFG = 9,		/* /proc/powerpc/lparcfg at the interval's end, text (1.2) */
 };
 
 struct dtl_rec_event {
@@ -55,7 +60,7 @@ struct dtl_rec_event {
 	unsigned int cpu;
 	uint64_t value;			/* count, mask or online */
 	size_t n;
-	const uint8_t *data;		/* n * 48 bytes, valid until the next call */
+	const uint8_t *data;		/* n * 48 bytes (LPARCFG: n bytes of text), valid until the next call */
 	uint64_t ts_ns;
 	double interval_s;
 	uint64_t end_tb;		/* the source's timebase at the tick; 0 unknown */
@@ -74,6 +79,8 @@ int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const ui
 int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t gaps);
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask);
 int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online);
+/* lparcfg's text as the interval ends (before its tick), for a replay's physc and app. */
+int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb);

@@ -44,6 +44,20 @@ static void export(struct dtl_loop *l)
 			 path);
 }
 
+/* Rows per VP or per CPU; new rows even when paused, as asked. */
+static void group(struct dtl_loop *l, bool by_vp)
+{
+	if (by_vp && !dtl_source__topo(l->src)->known) {
+		snprintf(l->status, sizeof(l->status), "no VP rows: which CPUs are threads of one VP is "
+			 "unknown here (no thread_siblings_list, or a perf.data)");
+		return;
+	}
+	l->table.by_vp = by_vp;
+	snprintf(l->status, sizeof(l->status), "%s", by_vp ? "a row per virtual processor (its "
+		 "threads folded; v: per CPU)" : "a row per CPU (v: per virtual processor)");
+	loop_refill(l, l->table.ts_ns);
+}
+
 static void act(struct dtl_loop *l, const struct dtl_act *a)
 {
 	switch (a->what) {
@@ -84,6 +98,9 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		break;
 	case DTL_ACT_JUMP:
 		loop_jump(l, a->text);
+		break;
+	case DTL_ACT_GROUP:
+		group(l, !l->table.by_vp);
 		break;
 	}
 }

@@ -21,7 +21,8 @@ struct dtl_loop {
 	const volatile sig_atomic_t *stop;
 	struct dtl_view *view;		/* while running */
 	struct dtl_lparcfg lparcfg;
-	long long lpar_delta;
+	struct dtl_lparcfg lparcfg0, lparcfg_prev;	/* the first read, the one before */
+	struct dtl_lpar_figs lpar, lpar_total;	/* over the interval, since the start */
 	bool paused, since_start;
 	char status[512];
 	struct dtl_rec_writer *rec;
@@ -77,5 +78,6 @@ void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
 void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
+void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
 
 #endif

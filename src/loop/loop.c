@@ -34,8 +34,11 @@ static void sync_mask(struct dtl_loop *l)
 /* A fresh stats starts where the source's clock stands. */
 void loop_start_stats(struct dtl_loop *l)
 {
+	const struct dtl_topo *t = dtl_source__topo(l->src);
 	uint64_t tb;
 
+	if (t->known && dtl_stats__set_vps(l->stats, t->vp, dtl_source__core_threads(l->src)))
+		l->table.by_vp = false;	/* out of memory: CPU rows still work */
 	sync_mask(l);
 	if (dtl_source__tb(l->src, &tb))
 		dtl_stats__start_at(l->stats, tb);
@@ -92,17 +95,50 @@ void loop_sync_online(struct dtl_loop *l)
 	}
 }
 
-static void read_lparcfg(struct dtl_loop *l)
+/* The source's lparcfg (the simulator's, a recording's), else the machine's; NULL: none. */
+static const char *lparcfg_text(struct dtl_loop *l)
 {
-	uint64_t before = l->lparcfg.dispatches;
-	bool had = l->lparcfg.have_dispatches;
+	static char buf[1 << 16];
 
 	if (dtl_source__lparcfg(l->src))
-		dtl_sys__parse_lparcfg(dtl_source__lparcfg(l->src), &l->lparcfg);
-	else if (!dtl_source__recorded(l->src))
-		dtl_sys__lparcfg(l->o.src.root, &l->lparcfg);	/* a replay shows only its own */
-	l->lpar_delta = had && l->lparcfg.have_dispatches && l->lparcfg.dispatches >= before ?
-			(long long)(l->lparcfg.dispatches - before) : -1;
+		return dtl_source__lparcfg(l->src);
+	if (dtl_source__recorded(l->src) ||	/* a replay shows only its own */
+	    dtl_sys__read(l->o.src.root, "proc/powerpc/lparcfg", buf, sizeof(buf)) < 0)
+		return NULL;
+	return buf;
+}
+
+static void read_lparcfg(struct dtl_loop *l, bool record)
+{
+	uint64_t tb_freq = dtl_source__tb_freq(l->src);
+	const char *text = lparcfg_text(l);
+
+	l->lparcfg_prev = l->lparcfg;
+	if (text) {
+		dtl_sys__parse_lparcfg(text, &l->lparcfg);
+		if (record)
+			loop_rec_lparcfg(l, text);
+	}
+	if (!l->lparcfg0.present)
+		l->lparcfg0 = l->lparcfg;
+	dtl_sys__lpar_figs(&l->lparcfg_prev, &l->lparcfg, tb_freq, &l->lpar);
+	dtl_sys__lpar_figs(&l->lparcfg0, &l->lparcfg, tb_freq, &l->lpar_total);
+}
+
+/* The partition's lparcfg figures on the aggregate row, over the span it shows. */
+static void lpar_row(struct dtl_loop *l)
+{
+	const struct dtl_lpar_figs *f = l->since_start ? &l->lpar_total : &l->lpar;
+	struct dtl_row *r = &l->table.all;
+
+	if (l->table.selected)
+		return;		/* -C: the row is not the partition */
+	r->lpar = (f->known & DTL_LPARF_PHYSC ? DTL_LPAR_PHYSC : 0) |
+		  (f->known & DTL_LPARF_ENTC ? DTL_LPAR_ENTC : 0) |
+		  (f->known & DTL_LPARF_APP ? DTL_LPAR_APP : 0);
+	r->physc = f->physc;
+	r->entc_pct = f->entc_pct;
+	r->app = f->app;
 }
 
 static void build_model(struct dtl_loop *l)
@@ -116,10 +152,13 @@ static void build_model(struct dtl_loop *l)
 	m->mask = dtl_source__mask(l->src);
 	m->interval_s = l->o.interval_s;
 	m->nr_vcpus = dtl_stats__nr_online(l->stats);
+	if (dtl_source__topo(l->src)->known)
+		m->nr_vps = dtl_topo__count(dtl_source__topo(l->src), dtl_source__cpus(l->src),
+					    &m->smt);
 	m->paused = l->paused;
 	m->since_start = l->since_start;
 	m->lparcfg = &l->lparcfg;
-	m->lpar_dispatches = l->lpar_delta;
+	m->lpar = l->since_start ? &l->lpar_total : &l->lpar;
 	m->status = l->status;
 }
 
@@ -138,6 +177,7 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
 	dtl_table__fill(&l->table, l->stats, l->since_start ? DTL_SPAN_TOTAL : DTL_SPAN_INTERVAL,
 			ts);
 	l->table.ts_ns = ts;
+	lpar_row(l);
 	sort_rows(l);
 }
 
@@ -186,7 +226,7 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 		secs = (double)(loop_now(l, CLOCK_MONOTONIC) - started) / 1e9;
 	dtl_stats__end_interval(l->stats, secs);
 	loop_sync_online(l);
-	read_lparcfg(l);
+	read_lparcfg(l, true);
 	*ts = dtl_source__clock(l->src, &clk_ns) ? clk_ns : loop_now(l, CLOCK_REALTIME);
 	loop_rec_tick(l, *ts, secs, end_tb);
 	l->shown++;
@@ -305,10 +345,11 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		goto fail_stats;
 	loop_start_stats(l);
 	loop_sync_online(l);
-	read_lparcfg(l);
+	read_lparcfg(l, false);	/* the recording has the first in its header */
 	if (!dtl_source__clock(src, &l->replay_start_ns))
 		l->replay_start_ns = 0;
 	l->table.selected = o->src.have_cpus;
+	l->table.by_vp = o->by_vp && dtl_source__topo(src)->known;
 	dtl_table__fill(&l->table, l->stats, DTL_SPAN_INTERVAL, loop_now(l, CLOCK_REALTIME));
 	build_model(l);
 	return l;

@@ -28,6 +28,8 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		m.start_tb = 0;
 	m.nr_cpus = dtl_source__nr_cpus(l->src);
 	m.cpus = *dtl_source__cpus(l->src);
+	m.topo = *dtl_source__topo(l->src);
+	m.core_threads = dtl_source__core_threads(l->src);
 	if (dtl_source__lparcfg(l->src))
 		snprintf(m.lparcfg, sizeof(m.lparcfg), "%s", dtl_source__lparcfg(l->src));
 	else if (dtl_sys__read(l->o.src.root, "proc/powerpc/lparcfg", m.lparcfg,
@@ -72,6 +74,12 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
 	if (l->rec && dtl_rec_writer__tick(l->rec, ts, secs, end_tb))
+		loop_rec_failed(l);
+}
+
+void loop_rec_lparcfg(struct dtl_loop *l, const char *text)
+{
+	if (l->rec && dtl_rec_writer__lparcfg(l->rec, text))
 		loop_rec_failed(l);
 }
 

@@ -26,6 +26,7 @@ struct dtl_opts {
 	const char *sort;	/* -s as given, resolved into sort_col */
 	bool help, version;
 	bool no_color;
+	bool by_vp;		/* --group=vp */
 	const char *config;	/* --config FILE */
 	bool no_config;
 	int sort_col;		/* index into dtl_cols() */

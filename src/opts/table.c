@@ -175,6 +175,16 @@ static int set_config(struct dtl_opts *o, const char *a, char *err, size_t errle
 	return 0;
 }
 
+static int set_group(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (strcmp(a, "vp") != 0 && strcmp(a, "cpu") != 0) {
+		snprintf(err, errlen, "bad --group '%s' (want cpu or vp)", a);
+		return -1;
+	}
+	o->by_vp = a[0] == 'v';
+	return 0;
+}
+
 static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	return set_format(o, a ? a : "csv", err, errlen);
@@ -217,6 +227,8 @@ static const struct opt opts[] = {
 	  PARSE(set_output), NULL },
 	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
 	  PARSE(set_sort), "sort" },
+	{ "group", 0, REQ, "cpu|vp", NULL, "a row per logical CPU (default) or per virtual "
+	  "processor, its threads folded", PARSE(set_group), "group" },
 	{ "list-fields", 0, NO, NULL, NULL, "print the columns with their units and exit",
 	  FLAG(list_fields), NULL },
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },

@@ -130,6 +130,61 @@ static bool key_u64(const char *line, const char *key, uint64_t *v)
 	return !errno && end != line + kl + 1 && (*end == '\n' || *end == '\0');
 }
 
+/* The running counters lparstat reads, and the newer keys. */
+static void parse_counters(const char *p, struct dtl_lparcfg *cfg)
+{
+	uint64_t v;
+
+	if (key_u64(p, "purr", &v)) {
+		cfg->purr = v;
+		cfg->have_purr = true;
+	} else if (key_u64(p, "tbr", &v)) {
+		cfg->tbr = v;
+		cfg->have_tbr = true;
+	} else if (key_u64(p, "pool_idle_time", &v)) {
+		cfg->pool_idle_time = v;
+		cfg->have_pool_idle = true;
+	} else if (key_u64(p, "pool_num_procs", &v) && v < 1u << 20) {
+		cfg->pool_num_procs = (unsigned int)v;
+	} else if (key_u64(p, "capacity_weight", &v) && v <= 255) {
+		cfg->weight = (unsigned int)v;
+		cfg->have_weight = true;
+	} else if (key_u64(p, "resource_group_number", &v) && v < 1u << 20) {
+		cfg->rg_number = (unsigned int)v;
+		cfg->have_rg = true;
+	} else if (key_u64(p, "resource_group_active_processors", &v) && v < 1u << 20) {
+		cfg->rg_procs = (unsigned int)v;
+	}
+}
+
+void dtl_sys__lpar_figs(const struct dtl_lparcfg *a, const struct dtl_lparcfg *b,
+			uint64_t tb_freq, struct dtl_lpar_figs *f)
+{
+	double dtb = a->have_tbr && b->have_tbr && b->tbr > a->tbr ? (double)(b->tbr - a->tbr) : 0;
+
+	memset(f, 0, sizeof(*f));
+	if (!dtb || !a->present || !b->present)
+		return;
+	if (a->have_purr && b->have_purr && b->purr >= a->purr) {
+		f->physc = (double)(b->purr - a->purr) / dtb;
+		f->known |= DTL_LPARF_PHYSC;
+		if (b->have_ent && b->entitlement > 0) {
+			f->entc_pct = f->physc / b->entitlement * 100.0;
+			f->known |= DTL_LPARF_ENTC;
+		}
+	}
+	if (a->have_pool_idle && b->have_pool_idle && b->pool_idle_time >= a->pool_idle_time) {
+		f->app = (double)(b->pool_idle_time - a->pool_idle_time) / dtb;
+		f->known |= DTL_LPARF_APP;
+	}
+	/* yield_count moves at the yield and at the dispatch; a wrap or a CPU gone: unknown */
+	if (a->have_dispatches && b->have_dispatches && b->dispatches >= a->dispatches && tb_freq) {
+		f->disp_per_s = (double)(b->dispatches - a->dispatches) / 2.0 /
+				(dtb / (double)tb_freq);
+		f->known |= DTL_LPARF_DISP;
+	}
+}
+
 void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -153,18 +208,10 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 		} else if (key_u64(p, "dispatches", &v)) {
 			cfg->dispatches = v;
 			cfg->have_dispatches = true;
+		} else {
+			parse_counters(p, cfg);
 		}
 	}
-}
-
-void dtl_sys__lparcfg(const char *root, struct dtl_lparcfg *cfg)
-{
-	static char buf[1 << 16];
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (dtl_sys__read(root, "proc/powerpc/lparcfg", buf, sizeof(buf)) < 0)
-		return;
-	dtl_sys__parse_lparcfg(buf, cfg);
 }
 
 int dtl_sys__online(const char *root, struct dtl_cpuset *set, char *err, size_t errlen)

@@ -18,11 +18,35 @@ struct dtl_lparcfg {
 	bool shared;		/* shared_processor_mode=1 */
 	bool capped;
 	bool have_ent, have_vps, have_pool, have_dispatches;
+	bool have_purr, have_tbr, have_pool_idle, have_weight, have_rg;
 	double entitlement;	/* processor units (partition_entitled_capacity / 100) */
 	unsigned int active_vps;
 	double pool_capacity;	/* processor units */
-	uint64_t dispatches;
+	uint64_t dispatches;	/* sum of the threads' yield_count: two per cycle */
+	uint64_t purr;		/* sum of the threads' PURR */
+	uint64_t tbr;		/* the timebase when read */
+	uint64_t pool_idle_time;	/* the pool's idle ticks, where the partition may read it */
+	unsigned int pool_num_procs;
+	unsigned int weight;	/* capacity_weight (uncapped share) */
+	unsigned int rg_number, rg_procs;	/* resource group, on newer firmware */
 };
+
+/* What lparstat shows, from two lparcfg reads; known says which (DTL_LPARF_*). */
+#define DTL_LPARF_PHYSC 1u
+#define DTL_LPARF_ENTC 2u
+#define DTL_LPARF_APP 4u
+#define DTL_LPARF_DISP 8u
+struct dtl_lpar_figs {
+	unsigned int known;
+	double physc;		/* processors consumed: dPURR / dtimebase */
+	double entc_pct;	/* physc / entitlement * 100 */
+	double app;		/* idle pool processors: dpool_idle_time / dtimebase */
+	double disp_per_s;	/* ddispatches / 2 / seconds: dispatch cycles per second */
+};
+
+/* From a to b (b later); unknown where a key is missing or went backwards. */
+void dtl_sys__lpar_figs(const struct dtl_lparcfg *a, const struct dtl_lparcfg *b,
+			uint64_t tb_freq, struct dtl_lpar_figs *f);
 
 /* root + "/" + rel; returns -1 if it does not fit. */
 int dtl_sys__path(char *buf, size_t len, const char *root, const char *rel);
@@ -37,7 +61,6 @@ uint64_t dtl_sys__parse_timebase(const char *cpuinfo);
 uint64_t dtl_sys__timebase(const char *root, const char **note);
 
 void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg);
-void dtl_sys__lparcfg(const char *root, struct dtl_lparcfg *cfg);
 
 /* <root>/sys/devices/system/cpu/online; -1 with err naming the file. */
 int dtl_sys__online(const char *root, struct dtl_cpuset *set, char *err, size_t errlen);

@@ -8,6 +8,7 @@
 #ifndef DTL_BACKEND_H
 #define DTL_BACKEND_H
 
+#include "../platform/topo.h"
 #include "source.h"
 
 /* One command-line option a backend brings; dtltop's option table takes it in. */
@@ -51,6 +52,8 @@ struct dtl_source {
 	const char *lparcfg;
 	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
 	char detail[512];
+	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */
+	unsigned int core_threads;	/* hardware threads of a physical core (8) */
 };
 
 /* For the live backends: the timebase register where there is one (POWER). */

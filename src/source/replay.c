@@ -42,6 +42,7 @@ struct replay {
 	bool converted;			/* from a perf.data */
 	char import_warning[2048];	/* a damaged perf.data's */
 	char cut_warning[4200];
+	char lparcfg[DTL_REC_LPARCFG_MAX + 1];	/* the latest recorded (1.2) */
 };
 
 /*
@@ -189,6 +190,10 @@ static void start(struct dtl_source *src)
 	src->cpus = p->meta.cpus;
 	src->mask = p->meta.mask;
 	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
+	if (p->meta.topo.known)
+		src->topo = p->meta.topo;
+	if (p->meta.core_threads)
+		src->core_threads = p->meta.core_threads;
 	src->recorded_interval_s = (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) * p->group;
 	if (p->have_filter)
 		dtl_cpuset__and(&src->cpus, &p->filter);
@@ -351,6 +356,12 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 				else
 					dtl_cpuset__unset(&src->cpus, ev.cpu);
 			}
+			continue;
+		case DTL_REC_LPARCFG:
+			/* where the interval ends, the partition's counters as they were */
+			memcpy(p->lparcfg, ev.data, ev.n);
+			p->lparcfg[ev.n] = '\0';	/* only read for its numbers, never shown raw */
+			src->lparcfg = p->lparcfg;
 			continue;
 		case DTL_REC_TICK:
 			p->consumed++;

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -32,6 +33,8 @@ struct simcpu {
 	uint64_t busy_left;	/* ticks of work left in the current burst */
 	uint64_t window_end;	/* end of the drain window being generated */
 	struct dtl_rec pending;
+	uint64_t run;		/* ticks running, up to the pending dispatch */
+	uint64_t cycles;	/* preempt/dispatch cycles, traced or not */
 };
 
 struct sim {
@@ -43,6 +46,9 @@ struct sim {
 	double wait_ticks;	/* mean queue wait when preempted */
 	uint64_t slice, poll, busy;
 	double idle_ticks, fault_per_tick;
+	/* the lparcfg an LPAR would show, as of lp_tb */
+	char lparcfg[1024];
+	uint64_t lp_tb, lp_purr, lp_pool_idle;
 	struct simcpu *v;
 	uint8_t ring[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
@@ -59,7 +65,9 @@ static const struct simkey {
 	const char *help;
 } keys[] = {
 	{ "vcpus", offsetof(struct dtl_sim_params, vcpus), 1, DTL_MAX_CPUS, true, NULL,
-	  "logical CPUs of the partition (default 16)" },
+	  "logical CPUs (SMT threads) of the partition (default 16)" },
+	{ "vps", offsetof(struct dtl_sim_params, vps), 1, DTL_MAX_CPUS, true, NULL,
+	  "virtual processors (cores): vcpus = vps x smt" },
 	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false, NULL,
 	  "entitled capacity in processor units (default vcpus/4)" },
 	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true, NULL,
@@ -77,7 +85,7 @@ static const struct simkey {
 	{ "poll", offsetof(struct dtl_sim_params, poll_ms), 0.1, 10000, false, NULL,
 	  "how often the OS drains the 85-entry ring, ms (default 10)" },
 	{ "smt", offsetof(struct dtl_sim_params, smt), 1, 8, true, NULL,
-	  "hardware threads per physical core (default 8)" },
+	  "threads per VP and per physical core: 1, 2, 4 or 8 (default 8)" },
 	{ "clock", offsetof(struct dtl_sim_params, virtual_clock), 0, 1, true, clocks,
 	  "wall, or virtual: no sleeping, simulated time stamps" },
 };
@@ -179,6 +187,24 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 		s += n;
 		s += *s == ',';
 	}
+	if (p->smt & (p->smt - 1)) {
+		snprintf(err, errlen, "bad --sim: smt=%u (want 1, 2, 4 or 8)", p->smt);
+		return -1;
+	}
+	if (given_key(given, "vps")) {
+		if (given_key(given, "vcpus") && p->vcpus != p->vps * p->smt) {
+			snprintf(err, errlen, "bad --sim: vcpus=%u is not vps=%u x smt=%u (give one)",
+				 p->vcpus, p->vps, p->smt);
+			return -1;
+		}
+		if (p->vps * p->smt > DTL_MAX_CPUS) {
+			snprintf(err, errlen, "bad --sim: vps=%u x smt=%u exceeds %u CPUs", p->vps,
+				 p->smt, DTL_MAX_CPUS);
+			return -1;
+		}
+		p->vcpus = p->vps * p->smt;
+	}
+	p->vps = (p->vcpus + p->smt - 1) / p->smt;
 	if (!given_key(given, "ent"))
 		p->ent = p->vcpus / 4.0 < 0.05 ? 0.05 : p->vcpus / 4.0;
 	if (!given_key(given, "pool"))
@@ -234,7 +260,7 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 {
 	struct dtl_rec *r = &v->pending;
 	uint64_t tb_us = s->slice / (uint64_t)(s->p.slice_ms * 1000);
-	uint64_t t = v->t, e2d, r2e = 0, w2r = 0;
+	uint64_t t = v->t, t0 = v->t, e2d, r2e = 0, w2r = 0;
 	uint8_t pre, disp;
 
 	if (!tb_us)
@@ -292,6 +318,8 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 			e2d += rnd_exp(&v->rng, s->wait_ticks / 2);
 		break;
 	}
+	v->run += t - t0;
+	v->cycles++;
 	r->dispatch_reason = disp;
 	r->preempt_reason = pre;
 	r->enqueue_to_dispatch = clamp32(e2d);
@@ -305,6 +333,39 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 	r->srr0 = pre == 2 || pre == 3 ? 0xc0000000000fcd28ull :
 		  0xc000000000100000ull + (rnd(&v->rng) & 0xfffc);
 	r->srr1 = 0x8000000000001033ull;
+}
+
+/*
+ * What /proc/powerpc/lparcfg would say now, from the model: PURR as each
+ * thread's running time shared by its core's threads (a core's threads
+ * split its cycles), yield_count twice per cycle, the pool's idle time what
+ * neither we nor the other partitions used.
+ */
+static void sim_lparcfg(struct dtl_source *src, struct sim *s)
+{
+	uint64_t purr = 0, cycles = 0, tb = SIM_TB0 + s->horizon;
+	double used, idle;
+
+	for (unsigned int cpu = 0; cpu < s->p.vcpus; cpu++) {
+		purr += s->v[cpu].run / s->p.smt;
+		cycles += s->v[cpu].cycles;
+	}
+	if (s->lp_tb && tb > s->lp_tb) {
+		used = (double)(purr - s->lp_purr) / (double)(tb - s->lp_tb) + s->p.other;
+		idle = used < s->p.pool ? s->p.pool - used : 0;
+		s->lp_pool_idle += (uint64_t)(idle * (double)(tb - s->lp_tb));
+	}
+	s->lp_tb = tb;
+	s->lp_purr = purr;
+	snprintf(s->lparcfg, sizeof(s->lparcfg),
+		 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
+		 "partition_entitled_capacity=%u\npool=0\npool_capacity=%u\nunallocated_capacity_weight=0\n"
+		 "capacity_weight=128\ncapped=0\ndispatches=%" PRIu64 "\npurr=%" PRIu64 "\n"
+		 "partition_active_processors=%u\npartition_potential_processors=%u\n"
+		 "shared_processor_mode=1\ntbr=%" PRIu64 "\npool_idle_time=%" PRIu64 "\n"
+		 "pool_num_procs=%u\n", (unsigned int)(s->p.ent * 100 + 0.5), s->p.pool * 100,
+		 2 * cycles, purr, s->p.vps, s->p.vps, tb, s->lp_pool_idle, s->p.pool);
+	src->lparcfg = s->lparcfg;
 }
 
 static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
@@ -328,6 +389,8 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	src->tb_freq = DTL_DEFAULT_TB_FREQ;
 	src->nr_cpus = s->p.vcpus;
 	dtl_cpuset__fill(&src->cpus, s->p.vcpus);
+	dtl_topo__regular(&src->topo, s->p.smt);	/* CPUs 0..smt-1 are the first VP */
+	src->core_threads = s->p.smt;
 	if (o->have_cpus) {
 		dtl_cpuset__and(&src->cpus, &o->cpus);
 		if (!dtl_cpuset__count(&src->cpus)) {
@@ -362,6 +425,7 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		 s->p.vcpus, s->p.ent, s->p.pool, s->p.load, s->p.other,
 		 (unsigned long long)o->seed, s->p.virtual_clock ? " clock=virtual" : "");
 	src->priv = s;
+	sim_lparcfg(src, s);	/* at start, so the first interval has figures */
 	return 0;
 fail:
 	free(s->v);
@@ -430,6 +494,8 @@ static int sim_read(struct dtl_source *src, struct dtl_chunk *c)
 		if (c->n || c->lost)
 			return 1;
 	}
+	if (s->lp_tb != SIM_TB0 + s->horizon)
+		sim_lparcfg(src, s);	/* every CPU is generated up to the horizon now */
 	return 0;
 }
 

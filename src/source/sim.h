@@ -10,7 +10,8 @@
 #include <stdio.h>
 
 struct dtl_sim_params {
-	unsigned int vcpus;	/* virtual processors of our partition */
+	unsigned int vcpus;	/* logical CPUs (threads) of our partition */
+	unsigned int vps;	/* virtual processors: vcpus / smt, rounded up */
 	double ent;		/* entitlement, processor units */
 	unsigned int pool;	/* physical processors in the shared pool */
 	double load;		/* fraction of time each vCPU wants to run */
@@ -19,7 +20,7 @@ struct dtl_sim_params {
 	double slice_ms;	/* hypervisor time slice */
 	double faults;		/* page faults per busy second per vCPU */
 	double poll_ms;		/* how often the OS drains the 85-entry ring */
-	unsigned int smt;	/* hardware threads per physical core */
+	unsigned int smt;	/* threads per VP and per physical core */
 	bool virtual_clock;	/* clock=virtual: no sleeping, simulated stamps */
 };
 

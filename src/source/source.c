@@ -24,10 +24,15 @@ struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
 	src->ops = ops;
 	src->mask = o->mask ? o->mask : DTL_MASK_ALL;
 	src->tb_freq = DTL_DEFAULT_TB_FREQ;
+	dtl_topo__alone(&src->topo);
+	src->core_threads = 8;	/* POWER8 to POWER10 cores under PowerVM */
 	if (ops->open(src, o, err, errlen)) {
 		free(src);
 		return NULL;
 	}
+	/* A live source's threads are the machine's; a replay says its own. */
+	if (!src->topo.known && !ops->ended)
+		dtl_topo__sysfs(&src->topo, o->root ? o->root : "/", &src->cpus);
 	return src;
 }
 
@@ -145,6 +150,16 @@ int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen)
 		return -1;
 	}
 	return src->ops->rewind(src, err, errlen);
+}
+
+const struct dtl_topo *dtl_source__topo(const struct dtl_source *src)
+{
+	return &src->topo;
+}
+
+unsigned int dtl_source__core_threads(const struct dtl_source *src)
+{
+	return src->core_threads;
 }
 
 const char *dtl_source__lparcfg(const struct dtl_source *src)

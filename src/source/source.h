@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../platform/cpuset.h"
+#include "../platform/topo.h"
 
 struct dtl_source;
 
@@ -82,6 +83,10 @@ bool dtl_source__recorded(const struct dtl_source *src);
 int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 /* A recording's -d, for pacing its replay. */
 double dtl_source__recorded_interval(const struct dtl_source *src);
+/* Which CPUs are threads of one VP (known false: nobody said). */
+const struct dtl_topo *dtl_source__topo(const struct dtl_source *src);
+/* Hardware threads of a physical core: a migration within one is not to another. */
+unsigned int dtl_source__core_threads(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
 const char *dtl_source__lparcfg(const struct dtl_source *src);
 

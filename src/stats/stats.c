@@ -19,6 +19,7 @@ struct counts {
 	uint64_t steal_ticks;
 	uint64_t idle_ticks;
 	uint64_t migrations;
+	uint64_t migr_core;	/* of them, to a thread of the same physical core */
 	uint64_t faults;
 	uint64_t lost;
 	uint64_t bad;
@@ -53,6 +54,10 @@ struct dtl_stats {
 	unsigned int mask, cur_mask, total_mask;
 	struct dtl_row last_all;
 	struct vcpu *v;
+	unsigned int core_threads;	/* hardware threads per physical core */
+	/* VPs, when set: each CPU's first sibling, and the next sibling (or UINT32_MAX) */
+	uint32_t *vp, *next;
+	struct dtl_row *vp_last;	/* by the VP's first CPU */
 };
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -74,6 +79,7 @@ struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
 	}
 	s->last_all.cpu = DTL_ROW_ALL;
 	s->mask = s->cur_mask = s->total_mask = DTL_MASK_ALL;
+	s->core_threads = 8;
 	return s;
 }
 
@@ -82,7 +88,40 @@ void dtl_stats__delete(struct dtl_stats *s)
 	if (!s)
 		return;
 	free(s->v);
+	free(s->vp);
+	free(s->next);
+	free(s->vp_last);
 	free(s);
+}
+
+int dtl_stats__set_vps(struct dtl_stats *s, const uint16_t *vp, unsigned int core_threads)
+{
+	if (!s->vp) {
+		s->vp = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->vp));
+		s->next = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->next));
+		s->vp_last = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->vp_last));
+		if (!s->vp || !s->next || !s->vp_last) {
+			free(s->vp), free(s->next), free(s->vp_last);
+			s->vp = s->next = NULL;
+			s->vp_last = NULL;
+			return -1;
+		}
+	}
+	s->core_threads = core_threads ? core_threads : 8;
+	/* a VP is named by its first CPU: anything else stands alone */
+	for (unsigned int i = 0; i < s->nr_cpus; i++) {
+		s->vp[i] = vp[i] <= i && (vp[i] == i || vp[vp[i]] == vp[i]) ? vp[i] : i;
+		s->next[i] = UINT32_MAX;
+	}
+	for (unsigned int i = s->nr_cpus; i-- > 0;) {
+		unsigned int head = s->vp[i];
+
+		if (head != i) {	/* i after head: link it in after the head */
+			s->next[i] = s->next[head];
+			s->next[head] = i;
+		}
+	}
+	return 0;
 }
 
 unsigned int dtl_stats__nr_cpus(const struct dtl_stats *s)
@@ -164,7 +203,8 @@ static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint
 	v->carry_steal += d - g;
 }
 
-static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o)
+static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o,
+			   unsigned int core_threads)
 {
 	struct counts *c = &v->cur;
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
@@ -191,14 +231,17 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
 	if (r->enqueue_to_dispatch > c->lat_max)
 		c->lat_max = r->enqueue_to_dispatch;
-	c->migrations += v->last_proc != UINT32_MAX && v->last_proc != r->processor_id;
+	if (v->last_proc != UINT32_MAX && v->last_proc != r->processor_id) {
+		c->migrations++;
+		c->migr_core += v->last_proc / core_threads == r->processor_id / core_threads;
+	}
 	v->last_proc = r->processor_id;
 }
 
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r)
 {
 	if (cpu < s->nr_cpus) {
-		add_one(&s->v[cpu], r, s->win_start, s->origin);
+		add_one(&s->v[cpu], r, s->win_start, s->origin, s->core_threads);
 		if (r->timebase > s->seen_tb)
 			s->seen_tb = r->timebase;
 	}
@@ -215,7 +258,7 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 	v = &s->v[cpu];
 	for (size_t i = 0; i < n; i++, entries += DTL_ENTRY_SIZE) {
 		dtl_rec__decode(&r, entries);
-		add_one(v, &r, s->win_start, s->origin);
+		add_one(v, &r, s->win_start, s->origin, s->core_threads);
 	}
 	/* A CPU's entries only grow: its last is its latest. */
 	if (n) {
@@ -268,6 +311,7 @@ static void counts_add(struct counts *to, const struct counts *c)
 	to->steal_ticks += c->steal_ticks;
 	to->idle_ticks += c->idle_ticks;
 	to->migrations += c->migrations;
+	to->migr_core += c->migr_core;
 	to->faults += c->faults;
 	to->lost += c->lost;
 	to->bad += c->bad;
@@ -327,6 +371,12 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->lat_p99_us = (double)hist_quantile(c, 0.99) * us_per_tick;
 	row->lat_max_us = (double)c->lat_max * us_per_tick;
 	row->migrations = c->migrations;
+	row->migr_core = c->migr_core;
+	row->migr_other = c->migrations - c->migr_core;
+	row->threads = nr_vcpus ? nr_vcpus : 1;
+	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
+	if (row->run_pct < 0)
+		row->run_pct = 0;
 	row->faults = c->faults;
 	row->lost = c->lost;
 	row->bad = c->bad;
@@ -371,9 +421,29 @@ static void clamp_to(struct vcpu *v, uint64_t span)
 	v->cur.steal_ticks -= over - d;
 }
 
+/* Each VP's online threads folded into one row; a VP with none gets threads 0. */
+static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, uint64_t span,
+		    unsigned int mask)
+{
+	for (unsigned int h = 0; h < s->nr_cpus; h++) {
+		unsigned int n = 0;
+
+		if (s->vp[h] != h)
+			continue;
+		memset(sum, 0, sizeof(*sum));
+		for (uint32_t c = h; c != UINT32_MAX; c = s->next[c])
+			if (s->v[c].online) {
+				counts_add(sum, &s->v[c].cur);
+				n++;
+			}
+		make_row(s, sum, (int)h, interval_s, span, mask, n, &s->vp_last[h]);
+		s->vp_last[h].threads = n;
+	}
+}
+
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 {
-	struct counts *all = calloc(1, sizeof(*all));
+	struct counts *all = calloc(2, sizeof(*all));
 	uint64_t len = (uint64_t)(interval_s * (double)s->tb_freq);
 	uint64_t a, b = window(s, len, &a), span = b - a;
 	unsigned int mask = s->cur_mask;
@@ -389,6 +459,12 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 			if (all)
 				counts_add(all, &v->cur);
 		}
+	}
+	if (all && s->vp)
+		vp_rows(s, all + 1, interval_s, span, mask);
+	for (unsigned int i = 0; i < s->nr_cpus; i++) {
+		struct vcpu *v = &s->v[i];
+
 		counts_add(&v->total, &v->cur);
 		v->total.steal_ticks += v->carry_steal;
 		v->total.idle_ticks += v->carry_idle;
@@ -446,4 +522,29 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 	make_row(s, all, DTL_ROW_ALL, s->total_s, s->total_ticks, s->total_mask, s->nr_online, row);
 	free(all);
 	return 0;
+}
+
+int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, struct dtl_row *row)
+{
+	struct counts *sum;
+	unsigned int n = 0;
+
+	if (!s->vp || vp < 0 || (unsigned int)vp >= s->nr_cpus || s->vp[vp] != (uint32_t)vp)
+		return -1;
+	if (span == DTL_SPAN_INTERVAL) {
+		*row = s->vp_last[vp];
+		return row->threads ? 0 : -1;
+	}
+	sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		return -1;
+	for (uint32_t c = (uint32_t)vp; c != UINT32_MAX; c = s->next[c])
+		if (s->v[c].online) {
+			counts_add(sum, &s->v[c].total);
+			n++;
+		}
+	if (n)
+		make_row(s, sum, vp, s->total_s, s->total_ticks, s->total_mask, n, row);
+	free(sum);
+	return n ? 0 : -1;
 }

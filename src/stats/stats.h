@@ -37,6 +37,7 @@ struct dtl_row {
 	double idle_pct;		/* of the interval, like steal_pct */
 	double lat_p50_us, lat_p99_us, lat_max_us;
 	uint64_t migrations;
+	uint64_t migr_core, migr_other;	/* of them: within the same physical core, or not */
 	uint64_t faults;
 	uint64_t lost;
 	uint64_t gaps;			/* flagged AUX gaps: entries lost, count unknown */
@@ -44,7 +45,16 @@ struct dtl_row {
 	unsigned int mask;		/* DTL_MASK_* traced through the whole span */
 	uint64_t preempt[DTL_N_PREEMPT + 1];	/* last slot: "other" */
 	uint64_t dispatch[DTL_N_DISPATCH + 1];
+	uint64_t threads;		/* CPUs folded in: 1, a VP's online threads, or all */
+	double run_pct;			/* 100 - steal_pct - idle_pct: running, as far as traced */
+	/* The partition's lparcfg figures (the aggregate row only); lpar says which are known. */
+	unsigned int lpar;		/* DTL_LPAR_* */
+	double physc, entc_pct, app;
 };
+
+#define DTL_LPAR_PHYSC 1u
+#define DTL_LPAR_ENTC 2u
+#define DTL_LPAR_APP 4u
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq);
 void dtl_stats__delete(struct dtl_stats *s);
@@ -75,6 +85,15 @@ void dtl_stats__end_at(struct dtl_stats *s, uint64_t tb);
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s);
 void dtl_stats__reset_totals(struct dtl_stats *s);
 uint64_t dtl_stats__intervals(const struct dtl_stats *s);
+
+/*
+ * VPs: vp[cpu] is the first CPU of cpu's VP (for every CPU below nr_cpus);
+ * core_threads the hardware threads of a physical core, which tells a
+ * migration within a core from one to another. -1 out of memory.
+ */
+int dtl_stats__set_vps(struct dtl_stats *s, const uint16_t *vp, unsigned int core_threads);
+/* A VP's row, its online threads folded; -1 when vp names none or all are offline. */
+int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, struct dtl_row *row);
 
 /* Fills *row; returns -1 if cpu is out of range or offline. */
 int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,

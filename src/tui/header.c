@@ -23,14 +23,15 @@ static int header_height(const struct dtl_tui *t, const struct dtl_model *m)
 static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
 	const struct dtl_row *a = &m->table->all;
-	char mask[32], partial[64], gaps[48] = "", lpar[256];
+	char mask[32], partial[64], gaps[48] = "", lpar[256], cpus[64];
 
 	(void)height;
 	dtl_mask__format(m->mask, mask, sizeof(mask));
+	dtl_model__cpus(m, cpus, sizeof(cpus));
 	dtl_tui__line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0),
-	              "dtltop %s%s%s  mask %s (0x%x)  every %.2fs  %u vCPUs  %s %s", DTLTOP_VERSION,
+	              "dtltop %s%s%s  mask %s (0x%x)  every %.2fs  %s  %s %s", DTLTOP_VERSION,
 	              m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
-	              mask, m->mask, m->interval_s, m->nr_vcpus, m->source, m->detail);
+	              mask, m->mask, m->interval_s, cpus, m->source, m->detail);
 	/* What the figures leave out comes first, where it cannot be cut off. */
 	if (dtl_mask__partial(a->mask, partial, sizeof(partial)))
 		dtl_tui__line(y++, A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_WARN) : A_REVERSE),
@@ -43,12 +44,9 @@ static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	              a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
 	              (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
 	              (unsigned long long)a->bad);
-	if (dtl_model__lpar(m, lpar, sizeof(lpar))) {
-		if (m->lpar_dispatches >= 0)
-			dtl_tui__line(y++, 0, "%s (DTL %llu)", lpar, (unsigned long long)a->dispatches);
-		else
-			dtl_tui__line(y++, 0, "%s", lpar);
-	}
+	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
+	if (dtl_model__lpar(m, lpar, sizeof(lpar)))
+		dtl_tui__line(y++, 0, "%s (DTL %.0f)", lpar, a->dispatch_per_s);
 }
 
 const struct dtl_pane dtl_pane_header = {

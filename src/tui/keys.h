@@ -24,6 +24,7 @@ enum dtl_key_do {
 	DTL_KEY_RESET,
 	DTL_KEY_SCROLL,		/* arg: rows, or DTL_KEY_PAGE pages, or DTL_KEY_ENDS */
 	DTL_KEY_REDRAW,
+	DTL_KEY_GROUP,		/* rows per VP or per CPU */
 };
 
 #define DTL_KEY_PAGE 100000	/* SCROLL by this many rows is a page */

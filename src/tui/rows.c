@@ -54,7 +54,8 @@ static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int h
 		const struct dtl_col *k = &c[vis[i]];
 		char head[16];
 
-		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "", k->head);
+		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "",
+			 dtl_col__heading(k, tb->by_vp));
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
 		if (off >= sizeof(buf))
 			break;

@@ -202,6 +202,7 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case DTL_KEY_RESET: a.what = DTL_ACT_RESET; break;
 	case DTL_KEY_PAUSE: a.what = DTL_ACT_PAUSE; break;
 	case DTL_KEY_SPAN: a.what = DTL_ACT_SPAN; break;
+	case DTL_KEY_GROUP: a.what = DTL_ACT_GROUP; break;
 	case DTL_KEY_STEP: a.what = DTL_ACT_STEP; a.step = k->arg; break;
 	case DTL_KEY_JUMP: t->prompting = 'b'; t->prompt[0] = '\0'; break;
 	case DTL_KEY_INTERVAL: t->prompting = 'd'; t->prompt[0] = '\0'; break;

@@ -56,6 +56,26 @@ static const struct dtl_col fixed[] = {
 	  DTL_COL_MASK, 0, 0, 0, 4, 99, 1 },
 };
 
+/* Added in 0.3, after the reasons, so older CSV readers find their columns where they were. */
+static const struct dtl_col later[] = {
+	{ "threads", "", "count", "CPUs in the row: a VP's online threads (--group=vp), 1 for a CPU, "
+	  "all online for the partition", DTL_COL_U64, F(threads), 0, 0, 3, 99, 1 },
+	{ "run_pct", "RUN%", "%", "100 - steal_pct - idle_pct: the share running, as far as the mask "
+	  "traces waits", DTL_COL_DOUBLE, F(run_pct), 0, 2, 6, 6, 1 },
+	{ "migrations_same_core", "", "count", "migrations to another thread of the same physical core",
+	  DTL_COL_U64, F(migr_core), 0, 0, 6, 99, 1 },
+	{ "migrations_other_core", "XCORE", "count", "migrations to another physical core (chip and "
+	  "node distance need the hypervisor's associativity)", DTL_COL_U64, F(migr_other), 0, 0, 6,
+	  6, 1 },
+	{ "physc", "", "processors", "partition: physical processors consumed, lparcfg dPURR/dtimebase "
+	  "(empty where unknown)", DTL_COL_LPAR, F(physc), DTL_LPAR_PHYSC, 2, 6, 99, 1 },
+	{ "entc_pct", "", "%", "partition: physc as a share of the entitled capacity (empty where "
+	  "unknown)", DTL_COL_LPAR, F(entc_pct), DTL_LPAR_ENTC, 1, 6, 99, 1 },
+	{ "app", "", "processors", "partition: idle processors of the shared pool (empty where "
+	  "the partition may not read pool data)", DTL_COL_LPAR, F(app),
+	  DTL_LPAR_APP, 2, 6, 99, 1 },
+};
+
 /* Short TUI headings for the reason columns worth a glance. */
 static const struct {
 	int preempt;
@@ -120,6 +140,8 @@ static void build(void)
 			"malformed entries: zero timebase (dropped), timebase going backwards, "
 			"partial reads", DTL_COL_U64, F(bad), 0, 0, 5, 5, 1 };
 	}
+	memcpy(cols + nr_cols, later, sizeof(later));
+	nr_cols += sizeof(later) / sizeof(later[0]);
 }
 
 const struct dtl_col *dtl_cols(size_t *n)
@@ -145,6 +167,11 @@ int dtl_cols__find(const char *name)
 	return -1;
 }
 
+const char *dtl_col__heading(const struct dtl_col *c, bool by_vp)
+{
+	return by_vp && c->kind == DTL_COL_CPU ? "VP" : c->head;
+}
+
 const char *dtl_row__label(const struct dtl_row *r)
 {
 	return r->cpu == DTL_ROW_ALL ? "all" : r->cpu == DTL_ROW_SELECTED ? "selected" : NULL;
@@ -168,6 +195,7 @@ double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 	case DTL_COL_LOST:
 		return (double)*(const uint64_t *)(const void *)(base + c->off);
 	case DTL_COL_DOUBLE:
+	case DTL_COL_LPAR:
 		return *(const double *)(const void *)(base + c->off);
 	case DTL_COL_PREEMPT:
 		for (int i = 0; i <= DTL_N_PREEMPT; i++)
@@ -197,6 +225,12 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 	case DTL_COL_MASK:
 		snprintf(buf, len, "0x%x", r->mask);
 		break;
+	case DTL_COL_LPAR:
+		if (r->lpar & c->codes)
+			snprintf(buf, len, "%.*f", c->prec, dtl_col__value(c, r));
+		else
+			buf[0] = '\0';	/* unknown, not 0 */
+		break;
 	case DTL_COL_U64:
 	case DTL_COL_LOST:
 	case DTL_COL_PREEMPT:
@@ -217,6 +251,8 @@ void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, 
 		snprintf(buf, len, "%*s", c->width, dtl_row__label(r));
 	else if (c->kind == DTL_COL_MASK)
 		snprintf(buf, len, "%*s", c->width, "");
+	else if (c->kind == DTL_COL_LPAR && !(r->lpar & c->codes))
+		snprintf(buf, len, "%*s", c->width, "-");
 	else if (c->kind == DTL_COL_LOST && r->gaps && !r->lost)
 		snprintf(buf, len, "%*s", c->width, "gap");	/* lost, count unknown */
 	else if (c->kind == DTL_COL_LOST && r->gaps)

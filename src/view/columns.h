@@ -22,6 +22,7 @@ enum dtl_col_kind {
 	DTL_COL_DISPATCH,	/* sum of dispatch[] over codes */
 	DTL_COL_LOST,		/* lost, marked on screen when gaps add an unknown count */
 	DTL_COL_MASK,		/* the row's event mask, CSV only */
+	DTL_COL_LPAR,		/* a double known when row->lpar has the bit in codes; else empty */
 };
 
 struct dtl_col {
@@ -41,6 +42,8 @@ struct dtl_col {
 const struct dtl_col *dtl_cols(size_t *n);
 /* Index of a column by CSV name, or by its heading in any case; -1 if none. */
 int dtl_cols__find(const char *name);
+/* c's heading on screen and in text: the CPU column says VP when rows are VPs. */
+const char *dtl_col__heading(const struct dtl_col *c, bool by_vp);
 /* "all" or "selected" for the aggregate row, NULL for a CPU's. */
 const char *dtl_row__label(const struct dtl_row *r);
 

@@ -9,14 +9,20 @@
 #include "table.h"
 #include "writer.h"
 
-void dtl_csv__header(FILE *f)
+void dtl_csv__header_of(FILE *f, const struct dtl_table *t)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i ? "," : "", c[i].name);
+		fprintf(f, "%s%s", i ? "," : "", t && t->by_vp && c[i].kind == DTL_COL_CPU ? "vp" :
+			c[i].name);
 	fputc('\n', f);
+}
+
+void dtl_csv__header(FILE *f)
+{
+	dtl_csv__header_of(f, NULL);
 }
 
 static void csv_row(FILE *f, const struct dtl_row *r, const char *ts)
@@ -44,8 +50,7 @@ void dtl_csv__rows(FILE *f, const struct dtl_table *t)
 
 static void csv_begin(FILE *f, const struct dtl_model *m)
 {
-	(void)m;
-	dtl_csv__header(f);
+	dtl_csv__header_of(f, m->table);
 }
 
 static void csv_interval(FILE *f, const struct dtl_model *m)

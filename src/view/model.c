@@ -8,25 +8,53 @@
 
 #include "../dtl/dtl.h"
 
+void dtl_model__cpus(const struct dtl_model *m, char *buf, size_t len)
+{
+	if (m->nr_vps)
+		snprintf(buf, len, "%u VP%s x SMT%u = %u CPUs", m->nr_vps, m->nr_vps == 1 ? "" : "s",
+			 m->smt, m->nr_vcpus);
+	else
+		snprintf(buf, len, "%u vCPUs", m->nr_vcpus);
+}
+
 void dtl_model__title(const struct dtl_model *m, char *buf, size_t len)
 {
-	char mask[32];
+	char mask[32], cpus[64];
 
 	dtl_mask__format(m->mask, mask, sizeof(mask));
-	snprintf(buf, len, "%s %s  mask %s  %u vCPUs", m->source, m->detail, mask, m->nr_vcpus);
+	dtl_model__cpus(m, cpus, sizeof(cpus));
+	snprintf(buf, len, "%s %s  mask %s  %s", m->source, m->detail, mask, cpus);
+}
+
+/* v with prec decimals and unit when bit is known, else "-". */
+static const char *fig(char *buf, size_t len, const struct dtl_lpar_figs *f, unsigned int bit,
+		       double v, int prec, const char *unit)
+{
+	if (f && (f->known & bit))
+		snprintf(buf, len, "%.*f%s", prec, v, unit);
+	else
+		snprintf(buf, len, "-");
+	return buf;
 }
 
 int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 {
 	const struct dtl_lparcfg *l = m->lparcfg;
-	char disp[48] = "";
+	const struct dtl_lpar_figs *f = m->lpar;
+	char weight[24] = "", rg[48] = "", a[24], b[24], c[24], d[24];
 
 	if (!l || !l->present)
 		return 0;
-	if (m->lpar_dispatches >= 0)
-		snprintf(disp, sizeof(disp), "  lparcfg dispatches +%lld", m->lpar_dispatches);
-	snprintf(buf, len, "LPAR ent %.2f  %s %s  VPs %u  pool %.2f%s", l->entitlement,
-		 l->shared ? "shared" : "dedicated", l->capped ? "capped" : "uncapped",
-		 l->active_vps, l->pool_capacity, disp);
+	if (!l->capped && l->have_weight)
+		snprintf(weight, sizeof(weight), " weight %u", l->weight);
+	if (l->have_rg)
+		snprintf(rg, sizeof(rg), "  group %u (%u procs)", l->rg_number, l->rg_procs);
+	snprintf(buf, len, "LPAR ent %.2f  %s %s%s  VPs %u  pool %.2f%s  physc %s  entc %s  app %s  "
+		 "disp/s %s", l->entitlement, l->shared ? "shared" : "dedicated",
+		 l->capped ? "capped" : "uncapped", weight, l->active_vps, l->pool_capacity, rg,
+		 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
+		 fig(b, sizeof(b), f, DTL_LPARF_ENTC, f ? f->entc_pct : 0, 1, "%"),
+		 fig(c, sizeof(c), f, DTL_LPARF_APP, f ? f->app : 0, 2, ""),
+		 fig(d, sizeof(d), f, DTL_LPARF_DISP, f ? f->disp_per_s : 0, 0, ""));
 	return 1;
 }

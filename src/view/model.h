@@ -19,18 +19,22 @@ struct dtl_model {
 	unsigned int mask;
 	double interval_s;
 	unsigned int nr_vcpus;
+	unsigned int nr_vps, smt;	/* VPs and the most threads of one; nr_vps 0: unknown */
 	bool paused;
 	bool since_start;
 	const struct dtl_lparcfg *lparcfg;
-	long long lpar_dispatches;	/* lparcfg delta over the interval, -1 unknown */
+	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */
 };
 
+/* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */
+void dtl_model__cpus(const struct dtl_model *m, char *buf, size_t len);
 /* "sim on 8 vCPUs ...  mask all  8 vCPUs": the batch title's facts. */
 void dtl_model__title(const struct dtl_model *m, char *buf, size_t len);
 /*
- * "LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  lparcfg dispatches +5",
- * the last part only when the delta is known; 0 when there is no lparcfg.
+ * "LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  physc 1.23  entc 61.5%
+ * app 2.10  disp/s 57", "-" for what is not known yet (the first interval,
+ * a replay, a partition that may not read pool data); 0 with no lparcfg.
  */
 int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
 

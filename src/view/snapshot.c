@@ -74,7 +74,7 @@ int dtl_snapshot__write_as(const struct dtl_writer *w, const char *dir,
 int dtl_snapshot__write(const char *dir, const struct dtl_table *t, time_t now,
 			char *path, size_t pathlen, char *err, size_t errlen)
 {
-	struct dtl_model m = { .table = t, .source = "", .detail = "", .lpar_dispatches = -1 };
+	struct dtl_model m = { .table = t, .source = "", .detail = "" };
 
 	return dtl_snapshot__write_as(dtl_writers__find("csv"), dir, &m, now, path, pathlen, err,
 				      errlen);

@@ -25,7 +25,8 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 	}
 	t->n = 0;
 	for (unsigned int cpu = 0; cpu < nr; cpu++)
-		if (dtl_stats__row(s, (int)cpu, span, &t->rows[t->n]) == 0)
+		if ((t->by_vp ? dtl_stats__vp_row(s, (int)cpu, span, &t->rows[t->n]) :
+		     dtl_stats__row(s, (int)cpu, span, &t->rows[t->n])) == 0)
 			t->n++;
 	t->ts_ns = ts_ns;
 	if (dtl_stats__row(s, DTL_ROW_ALL, span, &t->all))

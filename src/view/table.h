@@ -17,6 +17,7 @@ struct dtl_table {
 	struct dtl_row all;
 	uint64_t ts_ns;		/* end of the interval, since the epoch */
 	bool selected;		/* a CPU filter is on: the aggregate is not the partition */
+	bool by_vp;		/* a row per VP (named by its first CPU), not per CPU */
 };
 
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
@@ -26,6 +27,8 @@ void dtl_table__sort(struct dtl_table *t, int col, bool reverse);
 void dtl_table__free(struct dtl_table *t);
 
 void dtl_csv__header(FILE *f);
+/* The header for t's rows: its first column is "vp" when they are VPs. */
+void dtl_csv__header_of(FILE *f, const struct dtl_table *t);
 void dtl_csv__rows(FILE *f, const struct dtl_table *t);
 /* Plain text, no escape codes: a title line, the totals, a heading, the rows. */
 void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title);

@@ -51,7 +51,7 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;
-		fprintf(f, "%s%*s", first ? "" : " ", c[i].width, c[i].head);
+		fprintf(f, "%s%*s", first ? "" : " ", c[i].width, dtl_col__heading(&c[i], t->by_vp));
 		first = false;
 	}
 	fputc('\n', f);

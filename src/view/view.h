@@ -24,6 +24,7 @@ enum dtl_action {
 	DTL_ACT_REDRAW,
 	DTL_ACT_STEP,		/* a replay's next (step 1) or previous (-1) interval */
 	DTL_ACT_JUMP,		/* a replay to the time in text */
+	DTL_ACT_GROUP,		/* rows per VP <-> per CPU */
 };
 
 struct dtl_act {

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The PowerVM picture: VP membership, VP rows folded from their threads,
+ * migrations within and across cores, lparcfg's figures, and the
+ * simulator's PowerVM words and its own lparcfg.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakeroot.h"
+#include "platform/sys.h"
+#include "platform/topo.h"
+#include "source/backend.h"
+#include "source/sim.h"
+#include "stats/stats.h"
+#include "t.h"
+
+TEST(topo_regular_format_and_parse_round_trip)
+{
+	static struct dtl_topo t, back;
+	struct dtl_cpuset cpus;
+	char buf[256], err[128];
+	unsigned int smt;
+
+	dtl_topo__regular(&t, 4);
+	CHECK(t.known);
+	CHECK_EQ(t.vp[0], 0);
+	CHECK_EQ(t.vp[5], 4);
+	CHECK_EQ(t.vp[11], 8);
+	dtl_cpuset__parse(&cpus, "0-9", err, sizeof(err));
+	dtl_topo__format(&t, &cpus, buf, sizeof(buf));
+	CHECK_STR(buf, "0-3;4-7;8-9");
+	CHECK_EQ(dtl_topo__count(&t, &cpus, &smt), 3);
+	CHECK_EQ(smt, 4);
+	CHECK_EQ(dtl_topo__parse(&back, buf, err, sizeof(err)), 0);
+	CHECK(back.known);
+	CHECK_EQ(back.vp[7], 4);
+	CHECK_EQ(back.vp[9], 8);
+	CHECK_EQ(back.vp[12], 12);	/* not named: alone */
+}
+
+TEST(topo_parse_refuses_garbage_and_overlaps)
+{
+	static struct dtl_topo t;
+	static const char *const bad[] = { "0-3;2-5", "x", "0-3;;", "3-1", "0-99999" };
+	char err[128];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (dtl_topo__parse(&t, bad[i], err, sizeof(err)) == 0 && strcmp(bad[i], "0-3;;"))
+			T_FAIL("'%s' accepted", bad[i]);
+		CHECK(!t.known || strcmp(bad[i], "0-3;;") == 0);
+	}
+}
+
+TEST(topo_from_thread_siblings_list)
+{
+	const char *root = fakeroot_new();
+	static struct dtl_topo t;
+	struct dtl_cpuset cpus;
+	char err[64], rel[128];
+
+	for (unsigned int cpu = 0; cpu < 6; cpu++) {
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list",
+			 cpu);
+		/* cpu 5 lies: a list without itself is not its siblings */
+		fakeroot_puts(root, rel, cpu < 4 ? "0-3\n" : cpu == 4 ? "4-5\n" : "0-1\n");
+	}
+	dtl_cpuset__parse(&cpus, "0-6", err, sizeof(err));
+	dtl_topo__sysfs(&t, root, &cpus);
+	CHECK(t.known);
+	CHECK_EQ(t.vp[3], 0);
+	CHECK_EQ(t.vp[4], 4);
+	CHECK_EQ(t.vp[5], 4);	/* from cpu 4's list */
+	CHECK_EQ(t.vp[6], 6);	/* no file: alone */
+	fakeroot_free(root);
+}
+
+static struct dtl_rec rec(uint64_t tb, uint16_t proc, uint32_t e2d, uint32_t w2r)
+{
+	struct dtl_rec r = { 0 };
+
+	r.timebase = tb;
+	r.dispatch_reason = 7;
+	r.preempt_reason = 4;
+	r.processor_id = proc;
+	r.enqueue_to_dispatch = e2d;
+	r.waiting_to_ready = w2r;
+	return r;
+}
+
+TEST(stats_vp_rows_fold_their_threads)
+{
+	struct dtl_stats *s = dtl_stats__new(4, 1000000);
+	uint16_t vp[4] = { 0, 0, 2, 2 };
+	struct dtl_row r0, r1, v0, v2, all;
+
+	for (unsigned int c = 0; c < 4; c++)
+		dtl_stats__set_online(s, c, true);
+	CHECK_EQ(dtl_stats__set_vps(s, vp, 8), 0);
+	/* cpu 0: two dispatches, same core then another core; cpu 1: one with a long wait */
+	dtl_stats__add(s, 0, &(struct dtl_rec){ 0 });
+	{
+		struct dtl_rec a = rec(100, 8, 10, 0), b = rec(200, 9, 20, 0), c = rec(300, 17, 30, 0),
+			       d = rec(400, 3, 400000, 100000);
+
+		dtl_stats__add(s, 0, &a);
+		dtl_stats__add(s, 0, &b);
+		dtl_stats__add(s, 0, &c);
+		dtl_stats__add(s, 1, &d);
+	}
+	dtl_stats__set_online(s, 3, false);
+	dtl_stats__end_interval(s, 1.0);
+	CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &r0), 0);
+	CHECK_EQ(dtl_stats__row(s, 1, DTL_SPAN_INTERVAL, &r1), 0);
+	CHECK_EQ(dtl_stats__vp_row(s, 0, DTL_SPAN_INTERVAL, &v0), 0);
+	CHECK_EQ(v0.cpu, 0);
+	CHECK_EQ(v0.threads, 2);
+	CHECK_EQ(v0.dispatches, r0.dispatches + r1.dispatches);
+	CHECK_NEAR(v0.steal_us, r0.steal_us + r1.steal_us, 1e-9);
+	/* of the VP's threads' time: the mean of its threads' shares */
+	CHECK_NEAR(v0.steal_pct, (r0.steal_pct + r1.steal_pct) / 2, 1e-9);
+	CHECK_NEAR(v0.lat_max_us, r1.lat_max_us, 1e-9);
+	CHECK(v0.lat_p99_us > r0.lat_p99_us);	/* the merged histogram has cpu 1's wait */
+	CHECK_EQ(r0.migrations, 2);
+	CHECK_EQ(r0.migr_core, 1);	/* 8 -> 9: one core of 8 threads */
+	CHECK_EQ(r0.migr_other, 1);	/* 9 -> 17: another core */
+	CHECK_EQ(v0.migr_other, 1);
+	/* VP 2: cpu 3 is offline, cpu 2 logged nothing: one thread, no dispatches */
+	CHECK_EQ(dtl_stats__vp_row(s, 2, DTL_SPAN_INTERVAL, &v2), 0);
+	CHECK_EQ(v2.threads, 1);
+	CHECK_EQ(v2.dispatches, 0);
+	CHECK_EQ(dtl_stats__vp_row(s, 1, DTL_SPAN_INTERVAL, &v2), -1);	/* not a VP's first CPU */
+	CHECK_EQ(dtl_stats__vp_row(s, 0, DTL_SPAN_TOTAL, &v2), 0);
+	CHECK_EQ(v2.dispatches, v0.dispatches);
+	CHECK_EQ(dtl_stats__row(s, DTL_ROW_ALL, DTL_SPAN_INTERVAL, &all), 0);
+	CHECK_EQ(all.threads, 3);
+	CHECK_NEAR(all.run_pct, 100 - all.steal_pct - all.idle_pct, 1e-9);
+	dtl_stats__delete(s);
+}
+
+TEST(lparcfg_figures_as_lparstat_computes_them)
+{
+	struct dtl_lparcfg a, b;
+	struct dtl_lpar_figs f;
+
+	dtl_sys__parse_lparcfg("partition_entitled_capacity=200\ncapped=0\ncapacity_weight=64\n"
+			       "purr=1000000\ntbr=5000000\npool_idle_time=7000000\ndispatches=100\n"
+			       "resource_group_number=3\nresource_group_active_processors=12\n", &a);
+	dtl_sys__parse_lparcfg("partition_entitled_capacity=200\npurr=4000000\ntbr=7000000\n"
+			       "pool_idle_time=12000000\ndispatches=1100\n", &b);
+	CHECK_EQ(a.weight, 64);
+	CHECK(a.have_rg);
+	CHECK_EQ(a.rg_procs, 12);
+	dtl_sys__lpar_figs(&a, &b, 1000000, &f);
+	CHECK_EQ(f.known, DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP | DTL_LPARF_DISP);
+	/* 2 s of timebase */
+	CHECK_NEAR(f.physc, 1.5, 1e-12);
+	CHECK_NEAR(f.entc_pct, 75, 1e-9);
+	CHECK_NEAR(f.app, 2.5, 1e-12);
+	CHECK_NEAR(f.disp_per_s, 250, 1e-9);	/* 1000 yield_count steps in 2 s: 250 cycles/s */
+	/* counters going back (a CPU removed, a wrap) or a stopped clock: unknown, not 0 */
+	dtl_sys__parse_lparcfg("purr=1\ntbr=8000000\npool_idle_time=1\ndispatches=5\n", &a);
+	dtl_sys__lpar_figs(&b, &a, 1000000, &f);
+	CHECK_EQ(f.known, 0);
+	dtl_sys__lpar_figs(&b, &b, 1000000, &f);
+	CHECK_EQ(f.known, 0);
+	/* a partition that may not read pool data has no pool_idle_time: no app */
+	dtl_sys__parse_lparcfg("purr=1\ntbr=1\n", &a);
+	dtl_sys__parse_lparcfg("purr=3\ntbr=5\n", &b);
+	dtl_sys__lpar_figs(&a, &b, 1000000, &f);
+	CHECK_EQ(f.known, DTL_LPARF_PHYSC);
+}
+
+TEST(sim_speaks_powervm)
+{
+	struct dtl_sim_params p;
+	char err[256];
+
+	CHECK_EQ(dtl_sim__parse("vps=6,smt=4", &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.vcpus, 24);
+	CHECK_EQ(p.vps, 6);
+	CHECK_EQ(dtl_sim__parse("vcpus=20,smt=8", &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.vps, 3);		/* the last VP has 4 threads */
+	CHECK_EQ(dtl_sim__parse("vps=2,vcpus=9,smt=4", &p, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "vcpus=9 is not vps=2 x smt=4");
+	CHECK_EQ(dtl_sim__parse("smt=3", &p, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "smt=3");
+	CHECK_EQ(dtl_sim__parse("vps=2000,smt=8", &p, err, sizeof(err)), -1);
+}
+
+/* The simulator's lparcfg agrees with its own DTL: yield_count twice per cycle, PURR as run. */
+TEST(sim_lparcfg_agrees_with_its_dtl)
+{
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	struct dtl_lparcfg a, b;
+	struct dtl_lpar_figs f;
+	char err[256];
+	uint64_t n = 0, lost = 0;
+
+	o.backend = "sim";
+	o.sim_params = "vps=4,smt=4,clock=virtual,poll=1";
+	o.seed = 3;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	if (!src)
+		return;
+	CHECK(dtl_source__topo(src)->known);
+	CHECK_EQ(dtl_source__topo(src)->vp[7], 4);
+	CHECK_EQ(dtl_source__core_threads(src), 4);
+	CHECK(dtl_source__lparcfg(src) != NULL);
+	dtl_sys__parse_lparcfg(dtl_source__lparcfg(src), &a);
+	CHECK_EQ(a.active_vps, 4);
+	dtl_source__tick(src, 2000000000ull);
+	while (dtl_source__read(src, &c) > 0) {
+		n += c.n;
+		lost += c.lost;
+	}
+	dtl_sys__parse_lparcfg(dtl_source__lparcfg(src), &b);
+	dtl_sys__lpar_figs(&a, &b, dtl_source__tb_freq(src), &f);
+	CHECK_EQ(f.known & (DTL_LPARF_PHYSC | DTL_LPARF_APP | DTL_LPARF_DISP),
+		 DTL_LPARF_PHYSC | DTL_LPARF_APP | DTL_LPARF_DISP);
+	/* every cycle logged (none lost at a 1 ms drain) is a dispatch lparcfg counts */
+	CHECK_EQ(lost, 0);
+	CHECK_EQ(b.dispatches - a.dispatches, 2 * n);
+	/* 16 threads at load 0.5: about half of 4 cores' time, never more than the VPs */
+	CHECK(f.physc > 1 && f.physc < 4);
+	CHECK(f.app >= 0 && f.app <= b.pool_capacity);
+	dtl_source__close(src);
+}
