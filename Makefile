@@ -82,7 +82,7 @@ build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
-FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config
+FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

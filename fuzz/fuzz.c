@@ -19,6 +19,7 @@
 #include "opts/rows.h"
 #include "source/sim.h"
 #include "platform/sys.h"
+#include "platform/vpa.h"
 #include "stats/stats.h"
 
 static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
@@ -165,6 +166,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		assert(err[0]);
 	free(str);
+#elif defined(FUZZ_VPA)
+	struct dtl_vpa v;
+
+	if (dtl_vpa__decode(data, size, &v) == 0)
+		assert(size >= 0x220);
+	else
+		assert(size < 0x220);
 #elif defined(FUZZ_CONFIG)
 	char *str = cstr(data, size), err[512], warn[256];
 	char *argv[] = { "dtltop", "--no-config", NULL };

@@ -31,6 +31,7 @@ struct dtl_loop {
 	bool quit;			/* q typed while an interval was read */
 	uint64_t shown;			/* intervals ended since the start or a rewind */
 	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
+	struct witness *witness;	/* the VPA's, where readable (witness.c) */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
@@ -70,6 +71,14 @@ void loop_pace_begin(struct dtl_loop *l, struct dtl_pace *p);
 /* After an interval: where the next begins. */
 void loop_pace_next(struct dtl_loop *l, struct dtl_pace *p, uint64_t interval_ns,
 		    uint64_t deadline);
+
+/* witness.c: the VPA as a second witness */
+void loop_witness_open(struct dtl_loop *l);
+void loop_witness_close(struct dtl_loop *l);
+void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
+void loop_witness_read(struct dtl_loop *l);
+void loop_witness_settle(struct dtl_loop *l);
+bool loop_witness_on(const struct dtl_loop *l);
 
 /* rec.c: the recording (-w) follows what the loop sees */
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen);

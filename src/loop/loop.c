@@ -72,6 +72,7 @@ static void drain(struct dtl_loop *l)
 		check_quit(l, &chunks, &last);
 		sync_mask(l);
 		loop_rec_chunk(l, &c);
+		loop_witness_chunk(l, &c);
 		if (c.gaps)
 			dtl_stats__add_gaps(l->stats, c.cpu, c.gaps);
 		dtl_stats__add_entries(l->stats, c.cpu, c.data, c.n);
@@ -133,9 +134,10 @@ static void lpar_row(struct dtl_loop *l)
 
 	if (l->table.selected)
 		return;		/* -C: the row is not the partition */
-	r->lpar = (f->known & DTL_LPARF_PHYSC ? DTL_LPAR_PHYSC : 0) |
-		  (f->known & DTL_LPARF_ENTC ? DTL_LPAR_ENTC : 0) |
-		  (f->known & DTL_LPARF_APP ? DTL_LPAR_APP : 0);
+	r->known &= ~(DTL_KNOWN_PHYSC | DTL_KNOWN_ENTC | DTL_KNOWN_APP);
+	r->known |= (f->known & DTL_LPARF_PHYSC ? DTL_KNOWN_PHYSC : 0) |
+		  (f->known & DTL_LPARF_ENTC ? DTL_KNOWN_ENTC : 0) |
+		  (f->known & DTL_LPARF_APP ? DTL_KNOWN_APP : 0);
 	r->physc = f->physc;
 	r->entc_pct = f->entc_pct;
 	r->app = f->app;
@@ -212,9 +214,11 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	double secs;
 
 	dtl_source__tick(l->src, interval_ns);
+	loop_witness_read(l);
 	drain(l);
 	if (loop_stopped(l))
 		return false;	/* a cut interval is not shown */
+	loop_witness_settle(l);
 	if (dtl_source__ended(l->src, &warning))
 		return false;
 	sync_mask(l);
@@ -345,6 +349,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		goto fail_stats;
 	loop_start_stats(l);
 	loop_sync_online(l);
+	loop_witness_open(l);
 	read_lparcfg(l, false);	/* the recording has the first in its header */
 	if (!dtl_source__clock(src, &l->replay_start_ns))
 		l->replay_start_ns = 0;
@@ -385,6 +390,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	}
 	if (!rc)
 		rc = l->exit_code;
+	loop_witness_close(l);
 	dtl_table__free(&l->table);
 	dtl_stats__delete(l->stats);
 	dtl_source__close(l->src);

@@ -28,6 +28,7 @@ struct dtl_source_ops {
 	/* For --source=auto, in registry order: can it run under root? */
 	bool (*probe)(const char *root, char *why, size_t whylen);
 	const struct dtl_source_opt *opts;	/* ends with a row without a name */
+	bool counts_lost;		/* it knows every entry it lost (the ring's, the driver's) */
 	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,
 		    char *err, size_t errlen);
 	void (*close)(struct dtl_source *src);

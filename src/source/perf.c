@@ -277,6 +277,7 @@ const struct dtl_source_ops dtl_perf_ops = {
 	.name = "perf",
 	.help = "the vpa_dtl PMU (Linux 6.18+)",
 	.probe = perf_probe,
+	.counts_lost = true,	/* dtltop's driver; 6.18's flags gaps, and its own losses are unknown */
 	.open = perf_open,
 	.close = perf_close,
 	.poll = perf_poll,

@@ -577,6 +577,7 @@ static const struct dtl_source_opt sim_opts[] = {
 const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
 	.help = "the simulated pool (--sim)",
+	.counts_lost = true,
 	.opts = sim_opts,
 	.open = sim_open,
 	.close = sim_close,

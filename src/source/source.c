@@ -157,6 +157,11 @@ const struct dtl_topo *dtl_source__topo(const struct dtl_source *src)
 	return &src->topo;
 }
 
+bool dtl_source__counts_lost(const struct dtl_source *src)
+{
+	return src->ops->counts_lost;
+}
+
 unsigned int dtl_source__core_threads(const struct dtl_source *src)
 {
 	return src->core_threads;

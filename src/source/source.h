@@ -85,6 +85,8 @@ int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 double dtl_source__recorded_interval(const struct dtl_source *src);
 /* Which CPUs are threads of one VP (known false: nobody said). */
 const struct dtl_topo *dtl_source__topo(const struct dtl_source *src);
+/* The source counts its own losses; else the VPA's dtl_idx does (debugfs). */
+bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */
 unsigned int dtl_source__core_threads(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */

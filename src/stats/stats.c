@@ -20,6 +20,8 @@ struct counts {
 	uint64_t idle_ticks;
 	uint64_t migrations;
 	uint64_t migr_core;	/* of them, to a thread of the same physical core */
+	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
+	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
 	uint64_t faults;
 	uint64_t lost;
 	uint64_t bad;
@@ -45,6 +47,7 @@ struct dtl_stats {
 	unsigned int nr_online;
 	uint64_t tb_freq;
 	uint64_t intervals;
+	uint64_t total_n;	/* intervals in the since-start totals */
 	double total_s;
 	uint64_t win_start;	/* timebase the current interval began at; 0 unknown */
 	uint64_t origin;	/* where the since-start totals begin; 0 unknown */
@@ -269,6 +272,14 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 	}
 }
 
+void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks)
+{
+	if (cpu < s->nr_cpus) {
+		s->v[cpu].cur.vpa_steal += steal_ticks;
+		s->v[cpu].cur.vpa_cpus = 1;
+	}
+}
+
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 {
 	if (cpu < s->nr_cpus)
@@ -312,6 +323,8 @@ static void counts_add(struct counts *to, const struct counts *c)
 	to->idle_ticks += c->idle_ticks;
 	to->migrations += c->migrations;
 	to->migr_core += c->migr_core;
+	to->vpa_steal += c->vpa_steal;
+	to->vpa_cpus += c->vpa_cpus;
 	to->faults += c->faults;
 	to->lost += c->lost;
 	to->bad += c->bad;
@@ -347,7 +360,7 @@ static uint64_t hist_quantile(const struct counts *c, double q)
 
 static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 		     double interval_s, uint64_t span_ticks, unsigned int mask,
-		     unsigned int nr_vcpus, struct dtl_row *row)
+		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row)
 {
 	double us_per_tick = 1e6 / (double)s->tb_freq;
 	/* Shares are of the window the waits were clipped to, never less than the interval. */
@@ -374,6 +387,14 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->migr_core = c->migr_core;
 	row->migr_other = c->migrations - c->migr_core;
 	row->threads = nr_vcpus ? nr_vcpus : 1;
+	/* the witness counts only where every CPU of the row had one, each interval of the span */
+	if (c->vpa_cpus && c->vpa_cpus == row->threads * spans &&
+	    c->vpa_steal) {
+		row->steal_vpa_us = (double)c->vpa_steal * us_per_tick;
+		row->steal_vpa_diff_pct = 100.0 * (row->steal_us - row->steal_vpa_us) /
+					  row->steal_vpa_us;
+		row->known |= DTL_KNOWN_VPA;
+	}
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
 	if (row->run_pct < 0)
 		row->run_pct = 0;
@@ -436,7 +457,7 @@ static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, 
 				counts_add(sum, &s->v[c].cur);
 				n++;
 			}
-		make_row(s, sum, (int)h, interval_s, span, mask, n, &s->vp_last[h]);
+		make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]);
 		s->vp_last[h].threads = n;
 	}
 }
@@ -455,7 +476,7 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 
 		clamp_to(v, span > len ? span : len);
 		if (v->online) {
-			make_row(s, &v->cur, (int)i, interval_s, span, mask, 1, &v->last);
+			make_row(s, &v->cur, (int)i, interval_s, span, mask, 1, 1, &v->last);
 			if (all)
 				counts_add(all, &v->cur);
 		}
@@ -472,9 +493,10 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 		memset(&v->cur, 0, sizeof(v->cur));
 	}
 	if (all)
-		make_row(s, all, DTL_ROW_ALL, interval_s, span, mask, s->nr_online, &s->last_all);
+		make_row(s, all, DTL_ROW_ALL, interval_s, span, mask, s->nr_online, 1, &s->last_all);
 	free(all);
 	s->intervals++;
+	s->total_n++;
 	s->total_s += interval_s;
 	s->total_ticks += span;
 	s->total_mask &= mask;
@@ -488,6 +510,7 @@ void dtl_stats__reset_totals(struct dtl_stats *s)
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
 		memset(&s->v[i].total, 0, sizeof(s->v[i].total));
 	s->total_s = 0;
+	s->total_n = 0;
 	s->total_ticks = 0;
 	s->total_mask = s->mask;
 	s->origin = s->win_start;
@@ -509,7 +532,8 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 		return 0;
 	}
 	if (cpu != DTL_ROW_ALL) {
-		make_row(s, &s->v[cpu].total, cpu, s->total_s, s->total_ticks, s->total_mask, 1, row);
+		make_row(s, &s->v[cpu].total, cpu, s->total_s, s->total_ticks, s->total_mask, 1,
+			 s->total_n, row);
 		return 0;
 	}
 	struct counts *all = calloc(1, sizeof(*all));
@@ -519,7 +543,8 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
 		if (s->v[i].online)
 			counts_add(all, &s->v[i].total);
-	make_row(s, all, DTL_ROW_ALL, s->total_s, s->total_ticks, s->total_mask, s->nr_online, row);
+	make_row(s, all, DTL_ROW_ALL, s->total_s, s->total_ticks, s->total_mask, s->nr_online,
+		 s->total_n, row);
 	free(all);
 	return 0;
 }
@@ -544,7 +569,7 @@ int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, str
 			n++;
 		}
 	if (n)
-		make_row(s, sum, vp, s->total_s, s->total_ticks, s->total_mask, n, row);
+		make_row(s, sum, vp, s->total_s, s->total_ticks, s->total_mask, n, s->total_n, row);
 	free(sum);
 	return n ? 0 : -1;
 }

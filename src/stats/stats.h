@@ -47,14 +47,17 @@ struct dtl_row {
 	uint64_t dispatch[DTL_N_DISPATCH + 1];
 	uint64_t threads;		/* CPUs folded in: 1, a VP's online threads, or all */
 	double run_pct;			/* 100 - steal_pct - idle_pct: running, as far as traced */
-	/* The partition's lparcfg figures (the aggregate row only); lpar says which are known. */
-	unsigned int lpar;		/* DTL_LPAR_* */
-	double physc, entc_pct, app;
+	/* Figures known only sometimes; known says which (DTL_KNOWN_*). */
+	unsigned int known;
+	double physc, entc_pct, app;	/* the partition's lparcfg figures (aggregate row) */
+	double steal_vpa_us;		/* the VPA's steal accumulators over the span */
+	double steal_vpa_diff_pct;	/* (steal_us - steal_vpa_us) / steal_vpa_us * 100 */
 };
 
-#define DTL_LPAR_PHYSC 1u
-#define DTL_LPAR_ENTC 2u
-#define DTL_LPAR_APP 4u
+#define DTL_KNOWN_PHYSC 1u
+#define DTL_KNOWN_ENTC 2u
+#define DTL_KNOWN_APP 4u
+#define DTL_KNOWN_VPA 8u	/* every CPU of the row had its VPA read */
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq);
 void dtl_stats__delete(struct dtl_stats *s);
@@ -70,6 +73,11 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r);
 void dtl_stats__add_lost(struct dtl_stats *s, unsigned int cpu, uint64_t n);
 void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n);
+/*
+ * The VPA's steal (enqueue_dispatch_tb + ready_enqueue_tb) over the
+ * interval, in timebase ticks: the DTL's steal should add up to it.
+ */
+void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks);
 /* A gap of unknown size (a perf AUX record flagged TRUNCATED/PARTIAL/COLLISION). */
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n);
 /* The event mask from now on; an interval's rows carry the bits on throughout it. */

@@ -4,6 +4,7 @@
  * leave out, the partition's totals and its lparcfg facts.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../dtl/dtl.h"
 #include "../version.h"
@@ -23,7 +24,7 @@ static int header_height(const struct dtl_tui *t, const struct dtl_model *m)
 static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
 	const struct dtl_row *a = &m->table->all;
-	char mask[32], partial[64], gaps[48] = "", lpar[256], cpus[64];
+	char mask[32], partial[64], gaps[48] = "", lpar[256], cpus[64], witness[64] = "";
 
 	(void)height;
 	dtl_mask__format(m->mask, mask, sizeof(mask));
@@ -38,12 +39,14 @@ static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 		              "%s: these figures leave those events out", partial);
 	if (a->gaps)
 		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
+	if (dtl_model__witness(a, witness + 2, sizeof(witness) - 2))
+		memcpy(witness, "  ", 2);
 	dtl_tui__line(y++, 0, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  lat p50/p99/max "
-	              "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu%s  bad %llu", dtl_row__label(a),
+	              "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu%s  bad %llu%s", dtl_row__label(a),
 	              a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us / 1000,
 	              a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
 	              (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
-	              (unsigned long long)a->bad);
+	              (unsigned long long)a->bad, witness);
 	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
 	if (dtl_model__lpar(m, lpar, sizeof(lpar)))
 		dtl_tui__line(y++, 0, "%s (DTL %.0f)", lpar, a->dispatch_per_s);

@@ -68,12 +68,14 @@ static const struct dtl_col later[] = {
 	  "node distance need the hypervisor's associativity)", DTL_COL_U64, F(migr_other), 0, 0, 6,
 	  6, 1 },
 	{ "physc", "", "processors", "partition: physical processors consumed, lparcfg dPURR/dtimebase "
-	  "(empty where unknown)", DTL_COL_LPAR, F(physc), DTL_LPAR_PHYSC, 2, 6, 99, 1 },
+	  "(empty where unknown)", DTL_COL_KNOWN, F(physc), DTL_KNOWN_PHYSC, 2, 6, 99, 1 },
 	{ "entc_pct", "", "%", "partition: physc as a share of the entitled capacity (empty where "
-	  "unknown)", DTL_COL_LPAR, F(entc_pct), DTL_LPAR_ENTC, 1, 6, 99, 1 },
+	  "unknown)", DTL_COL_KNOWN, F(entc_pct), DTL_KNOWN_ENTC, 1, 6, 99, 1 },
 	{ "app", "", "processors", "partition: idle processors of the shared pool (empty where "
-	  "the partition may not read pool data)", DTL_COL_LPAR, F(app),
-	  DTL_LPAR_APP, 2, 6, 99, 1 },
+	  "the partition may not read pool data)", DTL_COL_KNOWN, F(app),
+	  DTL_KNOWN_APP, 2, 6, 99, 1 },
+	{ "steal_vpa_diff_pct", "", "%", "steal_us against the VPA's own steal counters, (DTL - VPA) / "
+	  "VPA; empty without VPA", DTL_COL_KNOWN, F(steal_vpa_diff_pct), DTL_KNOWN_VPA, 1, 6, 99, 1 },
 };
 
 /* Short TUI headings for the reason columns worth a glance. */
@@ -195,7 +197,7 @@ double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 	case DTL_COL_LOST:
 		return (double)*(const uint64_t *)(const void *)(base + c->off);
 	case DTL_COL_DOUBLE:
-	case DTL_COL_LPAR:
+	case DTL_COL_KNOWN:
 		return *(const double *)(const void *)(base + c->off);
 	case DTL_COL_PREEMPT:
 		for (int i = 0; i <= DTL_N_PREEMPT; i++)
@@ -225,8 +227,8 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 	case DTL_COL_MASK:
 		snprintf(buf, len, "0x%x", r->mask);
 		break;
-	case DTL_COL_LPAR:
-		if (r->lpar & c->codes)
+	case DTL_COL_KNOWN:
+		if (r->known & c->codes)
 			snprintf(buf, len, "%.*f", c->prec, dtl_col__value(c, r));
 		else
 			buf[0] = '\0';	/* unknown, not 0 */
@@ -251,7 +253,7 @@ void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, 
 		snprintf(buf, len, "%*s", c->width, dtl_row__label(r));
 	else if (c->kind == DTL_COL_MASK)
 		snprintf(buf, len, "%*s", c->width, "");
-	else if (c->kind == DTL_COL_LPAR && !(r->lpar & c->codes))
+	else if (c->kind == DTL_COL_KNOWN && !(r->known & c->codes))
 		snprintf(buf, len, "%*s", c->width, "-");
 	else if (c->kind == DTL_COL_LOST && r->gaps && !r->lost)
 		snprintf(buf, len, "%*s", c->width, "gap");	/* lost, count unknown */

@@ -22,7 +22,7 @@ enum dtl_col_kind {
 	DTL_COL_DISPATCH,	/* sum of dispatch[] over codes */
 	DTL_COL_LOST,		/* lost, marked on screen when gaps add an unknown count */
 	DTL_COL_MASK,		/* the row's event mask, CSV only */
-	DTL_COL_LPAR,		/* a double known when row->lpar has the bit in codes; else empty */
+	DTL_COL_KNOWN,		/* a double known when row->lpar has the bit in codes; else empty */
 };
 
 struct dtl_col {

@@ -37,6 +37,16 @@ static const char *fig(char *buf, size_t len, const struct dtl_lpar_figs *f, uns
 	return buf;
 }
 
+int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len)
+{
+	double d = r->steal_vpa_diff_pct;
+
+	if (!(r->known & DTL_KNOWN_VPA))
+		return 0;
+	snprintf(buf, len, "VPA steal %+.1f%%%s", d, d > 1 || d < -1 ? " (DTL and VPA disagree)" : "");
+	return 1;
+}
+
 int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 {
 	const struct dtl_lparcfg *l = m->lparcfg;

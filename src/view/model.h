@@ -37,5 +37,10 @@ void dtl_model__title(const struct dtl_model *m, char *buf, size_t len);
  * a replay, a partition that may not read pool data); 0 with no lparcfg.
  */
 int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
+/*
+ * "VPA steal +0.4%": the DTL's steal against the VPA's counters, and
+ * " (DTL and VPA disagree)" past 1 %; 0 where the VPA was not read.
+ */
+int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "../dtl/dtl.h"
 #include "columns.h"
+#include "model.h"
 #include "table.h"
 #include "writer.h"
 
@@ -31,7 +32,7 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char ts[40], partial[64];
+	char ts[40], partial[64], witness[64];
 	bool first = true;
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
@@ -47,6 +48,8 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 			(unsigned long long)t->all.gaps);
 	if (dtl_mask__partial(t->all.mask, partial, sizeof(partial)))
 		fprintf(f, "  %s", partial);
+	if (dtl_model__witness(&t->all, witness, sizeof(witness)))
+		fprintf(f, "  %s", witness);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "dtl/dtl.h"
+#include "fakeroot.h"
 #include "loop/loop.h"
 #include "source/backend.h"
+#include "stats/stats.h"
 #include "t.h"
 
 #define FAKE_INTERVALS 5
@@ -364,4 +366,69 @@ TEST(loop_batch_ends_quietly_when_the_reader_leaves_and_fails_on_errors)
 	fv.show_rc = -1;	/* a write error */
 	CHECK_EQ(dtl_loop__run(l, &fv.v), 1);
 	dtl_loop__delete(l, 0);
+}
+
+/* A VPA file as debugfs shows it: 640 bytes, the counters big-endian where lppaca has them. */
+static void vpa_file(const char *root, unsigned int cpu, uint64_t dtl_idx, uint64_t steal)
+{
+	uint8_t b[640] = { 0 };
+	char rel[64];
+
+	for (int i = 0; i < 8; i++) {
+		b[0x218 + i] = (uint8_t)(dtl_idx >> (56 - 8 * i));
+		b[0x158 + i] = (uint8_t)(steal >> (56 - 8 * i));
+	}
+	snprintf(rel, sizeof(rel), "sys/kernel/debug/powerpc/vpa/cpu-%u", cpu);
+	fakeroot_write(root, rel, b, sizeof(b));
+}
+
+static const char *vpa_root;
+static uint64_t vpa_diff[16];	/* cpu 0's steal_vpa_diff_pct x 10, per interval */
+
+/* Each interval's VPA, written as the view shows the one before. */
+static int vpa_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct fake_view *f = v->priv;
+
+	if (fresh && f->fresh < 16) {
+		const struct dtl_row *r = NULL;
+
+		for (size_t i = 0; i < m->table->n; i++)
+			if (m->table->rows[i].cpu == 0)
+				r = &m->table->rows[i];
+		f->dispatches[f->fresh] = r ? r->lost : 99;
+		f->last = r && (r->known & DTL_KNOWN_VPA) ? (uint64_t)(r->steal_vpa_diff_pct * 10 + 0.5) :
+			  999;
+		f->fresh++;
+		/* interval 2 (2 entries on cpu 0): none lost, and steal as the DTL says */
+		vpa_file(vpa_root, 0, 100 + 1 + 5 + 2, 512 * 10 / 11 + 1024);
+		vpa_diff[f->fresh - 1] = f->last;
+	}
+	return 0;
+}
+
+TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = vpa_show };
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	vpa_root = fakeroot_new();
+	vpa_file(vpa_root, 0, 100, 0);
+	vpa_file(vpa_root, 1, 7, 0);
+	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
+	l = loop_on(&live_ops, args, &fv, &ops);
+	/* interval 1: cpu 0 logs 1 entry, the hypervisor wrote 6; steal 10% above the DTL's */
+	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);
+	vpa_file(vpa_root, 1, 7 + 1, 512);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(fv.dispatches[0], 5);		/* lost in interval 1 */
+	CHECK_EQ(fv.dispatches[1], 0);		/* and nothing more */
+	CHECK_EQ(vpa_diff[0], 101);		/* interval 1: the DTL's 10.1 % above */
+	CHECK_EQ(vpa_diff[1], 0);		/* interval 2: DTL and VPA agree */
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
 }

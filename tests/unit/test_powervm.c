@@ -11,6 +11,7 @@
 #include "fakeroot.h"
 #include "platform/sys.h"
 #include "platform/topo.h"
+#include "platform/vpa.h"
 #include "source/backend.h"
 #include "source/sim.h"
 #include "stats/stats.h"
@@ -231,4 +232,36 @@ TEST(sim_lparcfg_agrees_with_its_dtl)
 	CHECK(f.physc > 1 && f.physc < 4);
 	CHECK(f.app >= 0 && f.app <= b.pool_capacity);
 	dtl_source__close(src);
+}
+
+TEST(vpa_decode_reads_lppaca_fields_and_refuses_short_files)
+{
+	uint8_t b[640] = { 0 };
+	struct dtl_vpa v;
+	const char *root = fakeroot_new();
+	char err[256];
+
+	b[0xb8] = 7;
+	b[0x103] = 9;			/* yield_count, big-endian */
+	b[0x107] = 2;			/* dispersion_count */
+	b[0x15f] = 0x10;		/* enqueue_dispatch_tb */
+	b[0x166] = 0x01;		/* ready_enqueue_tb = 0x100 */
+	b[0x16f] = 0x20;		/* wait_ready_tb */
+	b[0x218] = 0x01;		/* dtl_idx = 2^56 + 5 */
+	b[0x21f] = 0x05;
+	CHECK_EQ(dtl_vpa__decode(b, sizeof(b), &v), 0);
+	CHECK_EQ(v.dtl_enable_mask, 7);
+	CHECK_EQ(v.yield_count, 9);
+	CHECK_EQ(v.dispersion_count, 2);
+	CHECK_EQ(v.enqueue_dispatch_tb, 0x10);
+	CHECK_EQ(v.ready_enqueue_tb, 0x100);
+	CHECK_EQ(v.wait_ready_tb, 0x20);
+	CHECK_EQ(v.dtl_idx, (1ull << 56) + 5);
+	CHECK_EQ(dtl_vpa__decode(b, 0x21f, &v), -1);	/* cut inside dtl_idx */
+	fakeroot_write(root, "sys/kernel/debug/powerpc/vpa/cpu-3", b, 100);
+	CHECK_EQ(dtl_vpa__read(root, 3, &v, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "vpa/cpu-3: too short for a VPA");
+	CHECK_EQ(dtl_vpa__read(root, 4, &v, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "vpa/cpu-4: No such file");
+	fakeroot_free(root);
 }

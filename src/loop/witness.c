@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * witness.c - the VPA as a second witness of what the DTL says.
+ *
+ * dtl_idx counts every entry the hypervisor wrote into a thread's DTL, so
+ * its growth less the entries received (and the losses the source counted)
+ * is what was lost unseen. The VPA is read just before an interval's last
+ * drain: an entry written before that read is drained now or was lost, and
+ * one written after it only makes the difference smaller for a moment, so
+ * the count never runs ahead of the truth. The steal accumulators give the
+ * steal the DTL's entries should add up to.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../platform/vpa.h"
+#include "internal.h"
+
+struct witness {
+	unsigned int nr;
+	bool *have;			/* base read for the CPU */
+	struct dtl_vpa *base, *last, *snap;	/* snap: read before the last drain */
+	bool *snapped;
+	uint64_t *rx;			/* entries received and losses told, since base */
+	uint64_t *lost;			/* losses the VPA showed, already added */
+	bool count_lost;		/* the source cannot count its own losses */
+};
+
+static void witness_free(struct witness *w)
+{
+	if (!w)
+		return;
+	free(w->have);
+	free(w->base);
+	free(w->last);
+	free(w->snap);
+	free(w->snapped);
+	free(w->rx);
+	free(w->lost);
+	free(w);
+}
+
+/* A CPU's first read, or after it came back online: the counting starts there. */
+static void witness_base(struct dtl_loop *l, struct witness *w, unsigned int cpu)
+{
+	char err[512];
+
+	w->have[cpu] = dtl_vpa__read(l->o.src.root, cpu, &w->base[cpu], err, sizeof(err)) == 0;
+	w->last[cpu] = w->base[cpu];
+	w->rx[cpu] = w->lost[cpu] = 0;
+}
+
+void loop_witness_open(struct dtl_loop *l)
+{
+	const struct dtl_cpuset *cpus = dtl_source__cpus(l->src);
+	unsigned int nr = dtl_source__nr_cpus(l->src), cpu, seen = 0;
+	struct witness *w;
+
+	/* a replay's VPA was the recorded machine's, not this one's */
+	if (dtl_source__recorded(l->src) || !dtl_sys__exists(l->o.src.root, DTL_VPA_DIR) || !nr)
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	w->nr = nr;
+	w->have = calloc(nr, sizeof(*w->have));
+	w->base = calloc(nr, sizeof(*w->base));
+	w->last = calloc(nr, sizeof(*w->last));
+	w->rx = calloc(nr, sizeof(*w->rx));
+	w->lost = calloc(nr, sizeof(*w->lost));
+	w->snap = calloc(nr, sizeof(*w->snap));
+	w->snapped = calloc(nr, sizeof(*w->snapped));
+	if (!w->have || !w->base || !w->last || !w->rx || !w->lost || !w->snap || !w->snapped) {
+		witness_free(w);
+		return;
+	}
+	w->count_lost = !dtl_source__counts_lost(l->src);
+	dtl_cpuset__for_each(cpu, cpus)
+		if (cpu < nr) {
+			witness_base(l, w, cpu);
+			seen += w->have[cpu];
+		}
+	if (!seen) {	/* not root, or no file for any CPU: no witness at all */
+		witness_free(w);
+		return;
+	}
+	l->witness = w;
+}
+
+void loop_witness_close(struct dtl_loop *l)
+{
+	witness_free(l->witness);
+	l->witness = NULL;
+}
+
+void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
+{
+	struct witness *w = l->witness;
+
+	if (w && c->cpu < w->nr)
+		w->rx[c->cpu] += c->n + c->lost;
+}
+
+/* Before the interval's last drain. */
+void loop_witness_read(struct dtl_loop *l)
+{
+	struct witness *w = l->witness;
+	const struct dtl_cpuset *cpus;
+	unsigned int cpu;
+	char err[512];
+
+	if (!w)
+		return;
+	cpus = dtl_source__cpus(l->src);
+	for (cpu = 0; cpu < w->nr; cpu++) {
+		w->snapped[cpu] = false;
+		if (!dtl_cpuset__has(cpus, cpu)) {
+			w->have[cpu] = false;	/* offline: start again when it is back */
+		} else if (!w->have[cpu]) {
+			witness_base(l, w, cpu);
+		} else if (dtl_vpa__read(l->o.src.root, cpu, &w->snap[cpu], err, sizeof(err)) ||
+			   w->snap[cpu].dtl_idx < w->base[cpu].dtl_idx) {
+			w->have[cpu] = false;	/* gone, or a new DTL buffer: start again */
+		} else {
+			w->snapped[cpu] = true;
+		}
+	}
+}
+
+/* After it: the losses so far, and the steal of the interval. */
+void loop_witness_settle(struct dtl_loop *l)
+{
+	struct witness *w = l->witness;
+
+	for (unsigned int cpu = 0; w && cpu < w->nr; cpu++) {
+		const struct dtl_vpa v = w->snap[cpu];
+		uint64_t written, missing;
+
+		if (!w->snapped[cpu])
+			continue;
+		dtl_stats__add_witness(l->stats, cpu,
+				       (v.enqueue_dispatch_tb + v.ready_enqueue_tb) -
+				       (w->last[cpu].enqueue_dispatch_tb +
+					w->last[cpu].ready_enqueue_tb));
+		w->last[cpu] = v;
+		written = v.dtl_idx - w->base[cpu].dtl_idx;
+		missing = written > w->rx[cpu] ? written - w->rx[cpu] : 0;
+		if (w->count_lost && missing > w->lost[cpu]) {
+			struct dtl_chunk c = { .cpu = cpu, .lost = missing - w->lost[cpu] };
+
+			dtl_stats__add_lost(l->stats, cpu, c.lost);
+			loop_rec_chunk(l, &c);	/* a replay shows it too */
+			w->lost[cpu] = missing;
+		}
+	}
+}
+
+bool loop_witness_on(const struct dtl_loop *l)
+{
+	return l->witness != NULL;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vpa.h - a thread's Virtual Processor Area as debugfs shows it
+ * (<debugfs>/powerpc/vpa/cpu-N, root, 0400): the raw 640-byte lppaca,
+ * big-endian. It needs no lock and coexists with every DTL reader, so its
+ * running counters witness what the DTL says.
+ */
+#ifndef DTL_VPA_H
+#define DTL_VPA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DTL_VPA_SIZE 640
+#define DTL_VPA_DIR "sys/kernel/debug/powerpc/vpa"
+
+struct dtl_vpa {
+	uint8_t dtl_enable_mask;
+	uint32_t yield_count;		/* odd while yielded: two steps per cycle */
+	uint32_t dispersion_count;
+	uint64_t enqueue_dispatch_tb;	/* steal, with ready_enqueue_tb */
+	uint64_t ready_enqueue_tb;
+	uint64_t wait_ready_tb;		/* ceded wait */
+	uint64_t dtl_idx;		/* entries the hypervisor wrote, ever */
+};
+
+/* 0, or -1 when buf is too short for the fields (a cut or foreign file). */
+int dtl_vpa__decode(const uint8_t *buf, size_t len, struct dtl_vpa *v);
+/* <root>/<DTL_VPA_DIR>/cpu-N; 0, or -1 with a one-line reason naming the file. */
+int dtl_vpa__read(const char *root, unsigned int cpu, struct dtl_vpa *v, char *err,
+		  size_t errlen);
+
+#endif
