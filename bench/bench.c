@@ -151,7 +151,6 @@ static double frame_cost(unsigned int vcpus, int frames)
 	m.interval_s = 1;
 	m.nr_vcpus = vcpus;
 	m.lparcfg = &l;
-	m.lpar_dispatches = -1;
 	t0 = cpu_s();
 	for (int f = 0; f < frames; f++) {
 		/* Alternate two scroll positions so every frame redraws the rows. */

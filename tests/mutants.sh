@@ -26,8 +26,8 @@ src/stats/stats.c ^ \tc->steal_ticks += steal; ^ \tc->steal_ticks += r->enqueue_
 src/stats/stats.c ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
 src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
 src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
-src/stats/stats.c ^ if (v->last_proc != UINT32_MAX && v->last_proc != r->processor_id) { ^ if (v->last_proc != r->processor_id) { ^ the first dispatch counted as a migration
-src/stats/stats.c ^ c->migr_core += v->last_proc / core_threads == r->processor_id / core_threads; ^ c->migr_core += 0; ^ every migration called another core
+src/stats/stats.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
+src/stats/stats.c ^ c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> core_shift == 0); ^ c->migr_core += 0; ^ every migration called another core
 src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time
 src/platform/sys.c ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 2.0 / ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 1.0 / ^ lparcfg dispatches counted twice per cycle
 src/platform/sys.c ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / dtb; ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / (double)tb_freq; ^ app not per elapsed timebase

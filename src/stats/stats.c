@@ -57,7 +57,7 @@ struct dtl_stats {
 	unsigned int mask, cur_mask, total_mask;
 	struct dtl_row last_all;
 	struct vcpu *v;
-	unsigned int core_threads;	/* hardware threads per physical core */
+	unsigned int core_shift;	/* log2 of the hardware threads per physical core */
 	/* VPs, when set: each CPU's first sibling, and the next sibling (or UINT32_MAX) */
 	uint32_t *vp, *next;
 	struct dtl_row *vp_last;	/* by the VP's first CPU */
@@ -82,7 +82,7 @@ struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
 	}
 	s->last_all.cpu = DTL_ROW_ALL;
 	s->mask = s->cur_mask = s->total_mask = DTL_MASK_ALL;
-	s->core_threads = 8;
+	s->core_shift = 3;	/* 8 threads */
 	return s;
 }
 
@@ -110,7 +110,10 @@ int dtl_stats__set_vps(struct dtl_stats *s, const uint16_t *vp, unsigned int cor
 			return -1;
 		}
 	}
-	s->core_threads = core_threads ? core_threads : 8;
+	/* cores have 1, 2, 4 or 8 threads: a shift, not a division, per migration */
+	s->core_shift = 0;
+	while (core_threads >> (s->core_shift + 1))
+		s->core_shift++;
 	/* a VP is named by its first CPU: anything else stands alone */
 	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		s->vp[i] = vp[i] <= i && (vp[i] == i || vp[vp[i]] == vp[i]) ? vp[i] : i;
@@ -207,12 +210,12 @@ static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint
 }
 
 static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o,
-			   unsigned int core_threads)
+			   unsigned int core_shift)
 {
 	struct counts *c = &v->cur;
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
 	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
-	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
+	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue, moved;
 
 	/* Timebase 0 is the AUX header's marker, never a dispatch. */
 	if (__builtin_expect(r->timebase == 0, 0)) {
@@ -234,17 +237,17 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
 	if (r->enqueue_to_dispatch > c->lat_max)
 		c->lat_max = r->enqueue_to_dispatch;
-	if (v->last_proc != UINT32_MAX && v->last_proc != r->processor_id) {
-		c->migrations++;
-		c->migr_core += v->last_proc / core_threads == r->processor_id / core_threads;
-	}
+	/* branch-free: migrations are as random as the hypervisor's placement */
+	moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id;
+	c->migrations += moved;
+	c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> core_shift == 0);
 	v->last_proc = r->processor_id;
 }
 
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r)
 {
 	if (cpu < s->nr_cpus) {
-		add_one(&s->v[cpu], r, s->win_start, s->origin, s->core_threads);
+		add_one(&s->v[cpu], r, s->win_start, s->origin, s->core_shift);
 		if (r->timebase > s->seen_tb)
 			s->seen_tb = r->timebase;
 	}
@@ -261,7 +264,7 @@ void dtl_stats__add_entries(struct dtl_stats *s, unsigned int cpu,
 	v = &s->v[cpu];
 	for (size_t i = 0; i < n; i++, entries += DTL_ENTRY_SIZE) {
 		dtl_rec__decode(&r, entries);
-		add_one(v, &r, s->win_start, s->origin, s->core_threads);
+		add_one(v, &r, s->win_start, s->origin, s->core_shift);
 	}
 	/* A CPU's entries only grow: its last is its latest. */
 	if (n) {
