@@ -117,6 +117,20 @@ for c in 0 1; do mkdir -p "$root/sys/devices/system/cpu/cpu$c/topology"
 	END { exit !(n == 1 && !one && t == 2) }' && ok || fail "debugfs root: cpus 0-1 one VP"
 rm -r "$root/sys/devices/system/cpu/cpu0/topology" "$root/sys/devices/system/cpu/cpu1/topology"
 
+# --- --source=vpa: no DTL, each thread's VPA counters; what needs the DTL stays blank
+mkdir -p "$tmp/vr/sys/devices/system/cpu" "$tmp/vr/proc" "$tmp/vr/sys/kernel/debug/powerpc/vpa"
+echo 0-1 >"$tmp/vr/sys/devices/system/cpu/online"
+printf 'timebase\t: 512000000\n' >"$tmp/vr/proc/cpuinfo"
+expect_error "vpa source without VPA files" "no VPA to read" --source=vpa --root "$tmp/vr" -b -n 1
+for c in 0 1; do head -c 640 /dev/zero >"$tmp/vr/sys/kernel/debug/powerpc/vpa/cpu-$c"; done
+"$DTLTOP" --source=vpa --root "$tmp/vr" -b -n 1 -d 0.05 >"$tmp/vpa.txt" 2>&1 || fail "vpa source run: $(cat "$tmp/vpa.txt")"
+grep -q '^all: 0 dispatch cycles .*(VPA counters, no DTL: latency, reasons and faults unknown)$' "$tmp/vpa.txt" \
+	&& ok || fail "vpa source: the all line says what it cannot know: $(sed -n 2p "$tmp/vpa.txt")"
+"$DTLTOP" --source=vpa --root "$tmp/vr" -b -n 1 -d 0.05 --csv | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n++; if ($c["lat_p99_us"] != "" || $c["steal_pct"] == "") bad++ }
+	END { exit !(n == 3 && !bad) }' && ok || fail "vpa source CSV: latency blank, steal known"
+
 # --- record and replay
 "$DTLTOP" --sim=vcpus=16,clock=virtual --seed 3 -b -n 12 -d 0.5 --csv -o "$tmp/live.csv" -w "$tmp/rec.dtl" \
 	|| fail "recording run"

@@ -73,6 +73,10 @@ static void drain(struct dtl_loop *l)
 		sync_mask(l);
 		loop_rec_chunk(l, &c);
 		loop_witness_chunk(l, &c);
+		if (c.summary)
+			dtl_stats__add_summary(l->stats, c.cpu, c.summary->dispatches,
+					       c.summary->steal_ticks, c.summary->idle_ticks,
+					       c.summary->dispersions);
 		if (c.gaps)
 			dtl_stats__add_gaps(l->stats, c.cpu, c.gaps);
 		dtl_stats__add_entries(l->stats, c.cpu, c.data, c.n);
@@ -298,6 +302,8 @@ int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 	l->view = v;
 	if (loop_interactive(l))
 		loop_redraw(l);
+	else if (l->status[0])
+		fprintf(stderr, "dtltop: note: %s\n", l->status);	/* a script's log says it */
 	loop_pace_begin(l, &pace);
 	for (;;) {
 		uint64_t interval_ns = (uint64_t)(l->o.interval_s * 1e9), ts;
@@ -353,6 +359,8 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	read_lparcfg(l, false);	/* the recording has the first in its header */
 	if (!dtl_source__clock(src, &l->replay_start_ns))
 		l->replay_start_ns = 0;
+	if (dtl_source__note(src))
+		snprintf(l->status, sizeof(l->status), "%s", dtl_source__note(src));
 	l->table.selected = o->src.have_cpus;
 	l->table.by_vp = o->by_vp && dtl_source__topo(src)->known;
 	dtl_table__fill(&l->table, l->stats, DTL_SPAN_INTERVAL, loop_now(l, CLOCK_REALTIME));

@@ -58,7 +58,8 @@ void loop_witness_open(struct dtl_loop *l)
 	struct witness *w;
 
 	/* a replay's VPA was the recorded machine's, not this one's */
-	if (dtl_source__recorded(l->src) || !dtl_sys__exists(l->o.src.root, DTL_VPA_DIR) || !nr)
+	if (dtl_source__recorded(l->src) || !dtl_sys__exists(l->o.src.root, DTL_VPA_DIR) || !nr ||
+	    strcmp(dtl_source__name(l->src), "vpa") == 0)	/* it would witness itself */
 		return;
 	w = calloc(1, sizeof(*w));
 	if (!w)

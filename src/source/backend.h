@@ -55,6 +55,7 @@ struct dtl_source {
 	char detail[512];
 	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */
 	unsigned int core_threads;	/* hardware threads of a physical core (8) */
+	char note[640];			/* for the status line at start, or "" */
 };
 
 /* For the live backends: the timebase register where there is one (POWER). */
@@ -75,7 +76,7 @@ void dtl_source__follow(struct dtl_source *src, const struct dtl_cpuset *want,
 /* The registry (registry.c): the backends, in --source=auto's order of preference. */
 const struct dtl_source_ops *const *dtl_backends(size_t *n);
 const struct dtl_source_ops *dtl_backends__find(const char *name);
-/* Open with a given backend (the tests' fakes use this too). */
+/* Open with a given backend (the tests' fakes use this too); errno EBUSY: held by another. */
 struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
 					 const struct dtl_source_opts *o, char *err, size_t errlen);
 

@@ -146,7 +146,8 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 fail:
 	free(p);
 	src->priv = NULL;
-	return -1;
+	/* held by another DTL user: --source=auto may still read the VPA */
+	return strstr(err, ": busy: ") ? -EBUSY : -1;
 }
 
 static void perf_close(struct dtl_source *src)

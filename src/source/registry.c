@@ -4,10 +4,12 @@
  */
 #include "backend.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-extern const struct dtl_source_ops dtl_perf_ops, dtl_debugfs_ops, dtl_sim_ops, dtl_replay_ops;
+extern const struct dtl_source_ops dtl_perf_ops, dtl_debugfs_ops, dtl_sim_ops, dtl_replay_ops,
+	dtl_vpa_ops;
 
 /* A new backend is a line here; auto tries the probing ones in this order. */
 static const struct dtl_source_ops *const backends[] = {
@@ -15,6 +17,7 @@ static const struct dtl_source_ops *const backends[] = {
 	&dtl_debugfs_ops,
 	&dtl_sim_ops,
 	&dtl_replay_ops,
+	&dtl_vpa_ops,
 };
 
 #define NR_BACKENDS (sizeof(backends) / sizeof(backends[0]))
@@ -59,9 +62,26 @@ struct dtl_source *dtl_source__open(const struct dtl_source_opts *o, char *err, 
 {
 	const struct dtl_source_ops *ops;
 
-	if (!o->backend || strcmp(o->backend, "auto") == 0)
+	bool autopick = !o->backend || strcmp(o->backend, "auto") == 0;
+	struct dtl_source *src;
+	char busy[512];
+
+	if (autopick)
 		ops = pick(o->root ? o->root : "/", err, errlen);
 	else if (!(ops = dtl_backends__find(o->backend)))
 		snprintf(err, errlen, "no source backend '%s'", o->backend);
-	return ops ? dtl_source__open_with(ops, o, err, errlen) : NULL;
+	if (!ops)
+		return NULL;
+	src = dtl_source__open_with(ops, o, err, errlen);
+	if (src || !autopick || errno != EBUSY)
+		return src;
+	/* the DTL is another's (perf record, vcpudispatch_stats): its VPA counters are not */
+	snprintf(busy, sizeof(busy), "%s", err);
+	src = dtl_source__open_with(&dtl_vpa_ops, o, err, errlen);
+	if (!src) {
+		snprintf(err, errlen, "%s", busy);
+		return NULL;
+	}
+	snprintf(src->note, sizeof(src->note), "VPA counters only: %.500s", busy);
+	return src;
 }

@@ -4,6 +4,7 @@
  */
 #include "backend.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
 					 const struct dtl_source_opts *o, char *err, size_t errlen)
 {
 	struct dtl_source *src = calloc(1, sizeof(*src));
+	int rc;
 
 	if (!src) {
 		snprintf(err, errlen, "out of memory");
@@ -26,8 +28,10 @@ struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
 	src->tb_freq = DTL_DEFAULT_TB_FREQ;
 	dtl_topo__alone(&src->topo);
 	src->core_threads = 8;	/* POWER8 to POWER10 cores under PowerVM */
-	if (ops->open(src, o, err, errlen)) {
+	rc = ops->open(src, o, err, errlen);
+	if (rc) {
 		free(src);
+		errno = rc == -EBUSY ? EBUSY : 0;
 		return NULL;
 	}
 	/* A live source's threads are the machine's; a replay says its own. */
@@ -165,6 +169,11 @@ bool dtl_source__counts_lost(const struct dtl_source *src)
 unsigned int dtl_source__core_threads(const struct dtl_source *src)
 {
 	return src->core_threads;
+}
+
+const char *dtl_source__note(const struct dtl_source *src)
+{
+	return src->note[0] ? src->note : NULL;
 }
 
 const char *dtl_source__lparcfg(const struct dtl_source *src)

@@ -32,6 +32,13 @@ struct dtl_source_opts {
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 };
 
+/* What a source without entries knows of a CPU's interval (--source=vpa). */
+struct dtl_summary {
+	uint64_t dispatches;		/* preempt/dispatch cycles */
+	uint64_t steal_ticks, idle_ticks;
+	uint64_t dispersions;		/* dispatches on another processor */
+};
+
 struct dtl_chunk {
 	unsigned int cpu;
 	const uint8_t *data;		/* n * DTL_ENTRY_SIZE bytes */
@@ -39,6 +46,7 @@ struct dtl_chunk {
 	uint64_t lost;			/* entries known lost before these */
 	uint64_t bad;			/* malformed input (e.g. a partial entry) */
 	uint64_t gaps;			/* losses of unknown size (flagged AUX records) */
+	const struct dtl_summary *summary;	/* instead of entries (no DTL), or NULL */
 };
 
 /* NULL on failure, with a one-line reason in err. */
@@ -89,6 +97,8 @@ const struct dtl_topo *dtl_source__topo(const struct dtl_source *src);
 bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */
 unsigned int dtl_source__core_threads(const struct dtl_source *src);
+/* Something to say at start (auto fell back to another backend), or NULL. */
+const char *dtl_source__note(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
 const char *dtl_source__lparcfg(const struct dtl_source *src);
 

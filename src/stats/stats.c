@@ -61,6 +61,7 @@ struct dtl_stats {
 	/* VPs, when set: each CPU's first sibling, and the next sibling (or UINT32_MAX) */
 	uint32_t *vp, *next;
 	struct dtl_row *vp_last;	/* by the VP's first CPU */
+	bool summaries;			/* fed counters, not entries */
 };
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -283,6 +284,21 @@ void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t stea
 	}
 }
 
+void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t dispatches,
+			    uint64_t steal_ticks, uint64_t idle_ticks, uint64_t dispersions)
+{
+	struct counts *c;
+
+	if (cpu >= s->nr_cpus)
+		return;
+	c = &s->v[cpu].cur;
+	s->summaries = true;
+	c->dispatches += dispatches;
+	c->steal_ticks += steal_ticks;
+	c->idle_ticks += idle_ticks;
+	c->migrations += dispersions;
+}
+
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 {
 	if (cpu < s->nr_cpus)
@@ -390,6 +406,8 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->migr_core = c->migr_core;
 	row->migr_other = c->migrations - c->migr_core;
 	row->threads = nr_vcpus ? nr_vcpus : 1;
+	if (!s->summaries)
+		row->known |= DTL_KNOWN_DTL;
 	/* the witness counts only where every CPU of the row had one, each interval of the span */
 	if (c->vpa_cpus && c->vpa_cpus == row->threads * spans &&
 	    c->vpa_steal) {

@@ -58,6 +58,7 @@ struct dtl_row {
 #define DTL_KNOWN_ENTC 2u
 #define DTL_KNOWN_APP 4u
 #define DTL_KNOWN_VPA 8u	/* every CPU of the row had its VPA read */
+#define DTL_KNOWN_DTL 16u	/* from DTL entries: latency, reasons, faults are known */
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq);
 void dtl_stats__delete(struct dtl_stats *s);
@@ -78,6 +79,12 @@ void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n);
  * interval, in timebase ticks: the DTL's steal should add up to it.
  */
 void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks);
+/*
+ * A CPU's interval as counters tell it, without entries (--source=vpa):
+ * from then on, rows say latency, reasons and faults are unknown.
+ */
+void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t dispatches,
+			    uint64_t steal_ticks, uint64_t idle_ticks, uint64_t dispersions);
 /* A gap of unknown size (a perf AUX record flagged TRUNCATED/PARTIAL/COLLISION). */
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n);
 /* The event mask from now on; an interval's rows carry the bits on throughout it. */

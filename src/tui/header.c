@@ -41,12 +41,18 @@ static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
 	if (dtl_model__witness(a, witness + 2, sizeof(witness) - 2))
 		memcpy(witness, "  ", 2);
-	dtl_tui__line(y++, 0, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  lat p50/p99/max "
-	              "%.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu%s  bad %llu%s", dtl_row__label(a),
-	              a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_us / 1000,
-	              a->lat_p50_us, a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
-	              (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
-	              (unsigned long long)a->bad, witness);
+	if (!(a->known & DTL_KNOWN_DTL))
+		dtl_tui__line(y++, 0, "%s %.0f disp/s  steal %.1f%%  idle %.0fms  (VPA counters, no DTL: "
+			      "latency, reasons and faults unknown)", dtl_row__label(a),
+			      a->dispatch_per_s, a->steal_pct, a->idle_us / 1000);
+	else
+		dtl_tui__line(y++, 0, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.0fms  "
+			      "lat p50/p99/max %.1f/%.0f/%.0fus  migr %llu  flt %llu  lost %llu%s  "
+			      "bad %llu%s", dtl_row__label(a), a->dispatch_per_s,
+			      a->preempt_ratio * 100, a->steal_pct, a->idle_us / 1000, a->lat_p50_us,
+			      a->lat_p99_us, a->lat_max_us, (unsigned long long)a->migrations,
+			      (unsigned long long)a->faults, (unsigned long long)a->lost, gaps,
+			      (unsigned long long)a->bad, witness);
 	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
 	if (dtl_model__lpar(m, lpar, sizeof(lpar)))
 		dtl_tui__line(y++, 0, "%s (DTL %.0f)", lpar, a->dispatch_per_s);

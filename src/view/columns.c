@@ -179,6 +179,23 @@ const char *dtl_row__label(const struct dtl_row *r)
 	return r->cpu == DTL_ROW_ALL ? "all" : r->cpu == DTL_ROW_SELECTED ? "selected" : NULL;
 }
 
+/* Figures only DTL entries give: blank where a row was told by counters alone. */
+static bool dtl_only(const struct dtl_col *c)
+{
+	return c->kind == DTL_COL_PREEMPT || c->kind == DTL_COL_DISPATCH || c->kind == DTL_COL_LOST ||
+	       ((c->kind == DTL_COL_U64 || c->kind == DTL_COL_DOUBLE) &&
+		(c->off == F(preempt_ratio) || c->off == F(lat_p50_us) || c->off == F(lat_p99_us) ||
+		 c->off == F(lat_max_us) || c->off == F(faults) || c->off == F(bad) ||
+		 c->off == F(migr_core) || c->off == F(migr_other) || c->off == F(gaps)));
+}
+
+bool dtl_col__known(const struct dtl_col *c, const struct dtl_row *r)
+{
+	if (c->kind == DTL_COL_KNOWN)
+		return (r->known & c->codes) == c->codes;
+	return !dtl_only(c) || (r->known & DTL_KNOWN_DTL);
+}
+
 double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 {
 	const char *base = (const char *)r;
@@ -214,6 +231,10 @@ double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *timestamp,
 		  char *buf, size_t len)
 {
+	if (!dtl_col__known(c, r)) {
+		buf[0] = '\0';	/* unknown, not 0 */
+		return;
+	}
 	switch (c->kind) {
 	case DTL_COL_TIMESTAMP:
 		snprintf(buf, len, "%s", timestamp);
@@ -228,10 +249,7 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 		snprintf(buf, len, "0x%x", r->mask);
 		break;
 	case DTL_COL_KNOWN:
-		if (r->known & c->codes)
-			snprintf(buf, len, "%.*f", c->prec, dtl_col__value(c, r));
-		else
-			buf[0] = '\0';	/* unknown, not 0 */
+		snprintf(buf, len, "%.*f", c->prec, dtl_col__value(c, r));
 		break;
 	case DTL_COL_U64:
 	case DTL_COL_LOST:
@@ -253,7 +271,7 @@ void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, 
 		snprintf(buf, len, "%*s", c->width, dtl_row__label(r));
 	else if (c->kind == DTL_COL_MASK)
 		snprintf(buf, len, "%*s", c->width, "");
-	else if (c->kind == DTL_COL_KNOWN && !(r->known & c->codes))
+	else if (!dtl_col__known(c, r))
 		snprintf(buf, len, "%*s", c->width, "-");
 	else if (c->kind == DTL_COL_LOST && r->gaps && !r->lost)
 		snprintf(buf, len, "%*s", c->width, "gap");	/* lost, count unknown */

@@ -47,6 +47,8 @@ const char *dtl_col__heading(const struct dtl_col *c, bool by_vp);
 /* "all" or "selected" for the aggregate row, NULL for a CPU's. */
 const char *dtl_row__label(const struct dtl_row *r);
 
+/* False where the row cannot know c's figure (it is then blank, never 0). */
+bool dtl_col__known(const struct dtl_col *c, const struct dtl_row *r);
 double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r);
 /* The CSV form of one cell; timestamp is only used by DTL_COL_TIMESTAMP. */
 void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *timestamp,

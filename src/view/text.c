@@ -37,6 +37,13 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
 	fprintf(f, "%s  interval %.3fs  %s\n", ts, t->all.interval_s, title);
+	if (!(t->all.known & DTL_KNOWN_DTL)) {
+		fprintf(f, "%s: %llu dispatch cycles (%.1f/s)  steal %.2f%%  idle %.2f%%  "
+			"(VPA counters, no DTL: latency, reasons and faults unknown)\n",
+			dtl_row__label(&t->all), (unsigned long long)t->all.dispatches,
+			t->all.dispatch_per_s, t->all.steal_pct, t->all.idle_pct);
+		goto heading;
+	}
 	fprintf(f, "%s: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.2f%%  "
 		"latency p50 %.2fus p99 %.2fus max %.2fus  lost %llu%s",
 		dtl_row__label(&t->all), (unsigned long long)t->all.dispatches,
@@ -51,6 +58,7 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 	if (dtl_model__witness(&t->all, witness, sizeof(witness)))
 		fprintf(f, "  %s", witness);
 	fputc('\n', f);
+heading:
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;

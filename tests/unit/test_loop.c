@@ -11,6 +11,7 @@
 #include "loop/loop.h"
 #include "source/backend.h"
 #include "stats/stats.h"
+#include "view/columns.h"
 #include "t.h"
 
 #define FAKE_INTERVALS 5
@@ -429,6 +430,79 @@ TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
 	CHECK_EQ(fv.dispatches[1], 0);		/* and nothing more */
 	CHECK_EQ(vpa_diff[0], 101);		/* interval 1: the DTL's 10.1 % above */
 	CHECK_EQ(vpa_diff[1], 0);		/* interval 2: DTL and VPA agree */
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
+extern const struct dtl_source_ops dtl_vpa_ops;
+
+static void vpa_counters(const char *root, unsigned int cpu, uint32_t yields, uint64_t steal,
+			 uint64_t idle)
+{
+	uint8_t b[640] = { 0 };
+	char rel[64];
+
+	for (int i = 0; i < 8; i++) {
+		b[0x158 + i] = (uint8_t)(steal >> (56 - 8 * i));
+		b[0x168 + i] = (uint8_t)(idle >> (56 - 8 * i));
+	}
+	for (int i = 0; i < 4; i++)
+		b[0x100 + i] = (uint8_t)(yields >> (24 - 8 * i));
+	snprintf(rel, sizeof(rel), "sys/kernel/debug/powerpc/vpa/cpu-%u", cpu);
+	fakeroot_write(root, rel, b, sizeof(b));
+}
+
+static struct dtl_row vpa_rows[4];
+
+static int vpa_only_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct fake_view *f = v->priv;
+
+	if (fresh && f->fresh < 2) {
+		for (size_t i = 0; i < m->table->n && i < 2; i++)
+			vpa_rows[f->fresh * 2 + i] = m->table->rows[i];
+		f->fresh++;
+		/* the 32-bit yield_count wraps in the second interval */
+		vpa_counters(vpa_root, 0, 6, 512000000 / 2, 102400000);
+	}
+	return 0;
+}
+
+TEST(loop_vpa_source_shows_counters_and_blanks_what_needs_the_dtl)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = vpa_only_show };
+	struct fake_view fv;
+	struct dtl_loop *l;
+	const struct dtl_col *c;
+	char args[256], cell[64];
+	size_t n;
+
+	vpa_root = fakeroot_new();
+	fakeroot_puts(vpa_root, "sys/devices/system/cpu/online", "0-1\n");
+	fakeroot_puts(vpa_root, "sys/devices/system/cpu/possible", "0-1\n");
+	fakeroot_puts(vpa_root, "proc/cpuinfo", "timebase\t: 512000000\n");
+	vpa_counters(vpa_root, 0, 0xfffffff0u, 0, 0);
+	vpa_counters(vpa_root, 1, 10, 0, 0);
+	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
+	l = loop_on(&dtl_vpa_ops, args, &fv, &ops);
+	/* interval 1: cpu 0 made 4 cycles (8 yield steps), waited 0.1 s, ceded 0.2 s */
+	vpa_counters(vpa_root, 0, 0xfffffff8u, 51200000, 102400000);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(vpa_rows[0].cpu, 0);
+	CHECK_EQ(vpa_rows[0].dispatches, 4);
+	CHECK_NEAR(vpa_rows[0].steal_pct, 10, 1e-6);
+	CHECK_NEAR(vpa_rows[0].idle_pct, 20, 1e-6);
+	CHECK_EQ(vpa_rows[1].dispatches, 0);
+	CHECK_EQ(vpa_rows[2].dispatches, 7);	/* across the wrap: 14 steps */
+	CHECK_NEAR(vpa_rows[2].steal_pct, 40, 1e-6);
+	/* latency needs the DTL: unknown, never 0 */
+	c = dtl_cols(&n);
+	dtl_col__csv(&c[dtl_cols__find("lat_p99_us")], &vpa_rows[0], "", cell, sizeof(cell));
+	CHECK_STR(cell, "");
+	dtl_col__csv(&c[dtl_cols__find("steal_pct")], &vpa_rows[0], "", cell, sizeof(cell));
+	CHECK_STR(cell, "10.00");
 	dtl_loop__delete(l, 0);
 	fakeroot_free(vpa_root);
 }
