@@ -164,6 +164,57 @@ elif ! grep -q 'busy' /tmp/r.err || ! grep -q 'vcpudispatch_stats' /tmp/r.err ||
 elif [ "$(wc -l </tmp/r.err)" -ne 1 ]; then fail $s "not one line: $(cat /tmp/r.err)"
 else pass $s; fi
 
+# --- the DTL held by another: --source=auto falls back to the VPA's counters and says so
+s=auto_falls_back_to_the_vpa
+exec 3<$D/powerpc/dtl/cpu-1
+dtltop -b -n 1 -d 0.5 >/tmp/fb.out 2>/tmp/fb.err; rc=$?
+exec 3<&-
+if [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/fb.err)"
+elif ! grep -q 'note: VPA counters only: .*busy' /tmp/fb.err; then fail $s "no note: $(cat /tmp/fb.err)"
+elif ! grep -q '(VPA counters, no DTL' /tmp/fb.out; then fail $s "$(sed -n 2p /tmp/fb.out)"
+else pass $s; fi
+
+# --- the VPA: 640 bytes per CPU, and its dtl_idx counts what the hypervisor wrote
+s=vpa_dtl_idx_counts_every_entry
+vpa_idx() { dd if=$D/powerpc/vpa/cpu-$1 bs=1 skip=536 count=8 2>/dev/null | od -An -tu1 |
+	awk '{ for (i = 1; i <= NF; i++) v = v * 256 + $i } END { printf "%.0f\n", v }'; }
+why=""
+[ "$(wc -c <$D/powerpc/vpa/cpu-0)" -eq 640 ] || why="cpu-0 is $(wc -c <$D/powerpc/vpa/cpu-0) bytes;"
+exec 3<$D/powerpc/dtl/cpu-0	# a DTL registered, so the fake hypervisor writes
+wait_reg 1 || why="$why no DTL registered;"
+ctl reset
+i0=$(vpa_idx 0)
+ctl burst 40
+sleep 0.3
+i1=$(vpa_idx 0)
+exec 3<&-
+[ "$((i1 - i0))" -eq "$(stat 0 written)" ] || why="$why dtl_idx moved $((i1 - i0)), written $(stat 0 written);"
+[ -z "$why" ] && pass $s || fail $s "$why"
+
+# --- the debugfs source cannot count its losses; with the VPA it knows them exactly
+s=debugfs_losses_from_the_vpa
+dtltop --source=debugfs -b -n 4 -d 1 --format=csv -o /tmp/dbg.csv 2>/tmp/dbg.err &
+pid=$!
+if ! wait_reg "$NCPU"; then fail $s "no DTLs registered: $(cat /tmp/dbg.err)"; kill $pid
+else
+	ctl reset
+	ctl burst 250		# laps the 85-entry ring
+	sleep 0.5
+	ctl burst 30
+	wait $pid; rc=$?
+	why=""
+	[ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/dbg.err)"
+	lost_all=0
+	for c in $(seq 0 $((NCPU - 1))); do
+		w=$(stat $c written); d=$(col /tmp/dbg.csv $c dispatches); l=$(col /tmp/dbg.csv $c lost)
+		echo "dtltop-qemu: debugfs cpu$c written $w dispatches $d lost $l"
+		[ "$((d + l))" -eq "$w" ] || why="$why cpu$c: $d shown + $l lost != $w written;"
+		lost_all=$((lost_all + l))
+	done
+	[ "$lost_all" -gt 0 ] || why="$why the lapped ring lost nothing;"
+	[ -z "$why" ] && pass $s || fail $s "$why"
+fi
+
 # --- 200 open/close and disable/enable cycles: nothing leaks, the lock is free after
 s=cycles_leave_nothing
 why=""

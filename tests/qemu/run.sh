@@ -12,7 +12,8 @@ top=$PWD/build/qemu
 log=$top/console.log
 timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
-tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder cycles_leave_nothing cpu_hotplug
+tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder auto_falls_back_to_the_vpa
+vpa_dtl_idx_counts_every_entry debugfs_losses_from_the_vpa cycles_leave_nothing cpu_hotplug
 aux_full_recovers unprivileged kmemleak"
 die() { echo "qemu-check: $*" >&2; exit 1; }
 for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
