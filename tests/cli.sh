@@ -101,7 +101,7 @@ awk -F, 'NR == FNR && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	|| fail "VP rows are not the sums of their threads"
 "$DTLTOP" --sim=vps=3,smt=4,clock=virtual -b -n 1 | head -1 | grep -q 'mask all  3 VPs x SMT4 = 12 CPUs$' && ok \
 	|| fail "the header counts VPs"
-"$DTLTOP" --sim=vps=2,smt=4,clock=virtual -b -n 1 | grep -qE '^LPAR ent 2\.00  shared uncapped weight 128  VPs 2  pool 4\.00  physc [0-9]+\.[0-9]{2}  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+$' \
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual -b -n 1 | grep -qE '^LPAR ent 1\.00  shared uncapped weight 128  VPs 2  pool 2\.00  physc [0-9]+\.[0-9]{2}  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+$' \
 	&& ok || fail "the simulator's lparcfg figures in batch text"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $3 == "all" { k += $c["physc"] != "" }
 	$3 != "all" { e += $c["physc"] != "" } END { exit !(k == 2 && e == 0) }' "$tmp/cpu.csv" && ok \

@@ -33,7 +33,7 @@ expect '^ +\*CPU +DISP/s' "column heading, sorted by CPU"
 expect '^ +0 +[0-9]' "first vCPU row"
 expect 'rows 1-[0-9]+ of 64' "status line with the row range"
 # the simulator's own lparcfg (it stands for the partition; --root's is for real sources)
-expect '^LPAR ent 16\.00  shared uncapped weight 128  VPs 8  pool 32\.00  physc [0-9.]+  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+ \(DTL [0-9]+\)' "lparcfg facts in the header"
+expect '^LPAR ent 4\.00  shared uncapped weight 128  VPs 8  pool 8\.00  physc [0-9.]+  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+ \(DTL [0-9]+\)' "lparcfg facts in the header"
 
 # v folds the threads into virtual processors, as top's 1 folds CPUs, and back
 keys v

@@ -35,6 +35,7 @@ struct simcpu {
 	struct dtl_rec pending;
 	uint64_t run;		/* ticks running, up to the pending dispatch */
 	uint64_t cycles;	/* preempt/dispatch cycles, traced or not */
+	uint64_t lp_run;	/* run at the last lparcfg */
 };
 
 struct sim {
@@ -42,13 +43,15 @@ struct sim {
 	uint64_t horizon;	/* simulated up to here (ticks since SIM_TB0) */
 	double last_interval_s;
 	unsigned int next_cpu;	/* read() resumes its sweep here */
-	double p_preempt;	/* chance a time slice ends in a preempt */
+	uint64_t seed;
+	uint64_t wheel, budget;	/* the 10 ms dispatch wheel; a capped VP's share of it */
+	double p_preempt;	/* chance a VP is preempted at a time-slice boundary */
 	double wait_ticks;	/* mean queue wait when preempted */
 	uint64_t slice, poll, busy;
 	double idle_ticks, fault_per_tick;
 	/* the lparcfg an LPAR would show, as of lp_tb */
 	char lparcfg[1024];
-	uint64_t lp_tb, lp_purr, lp_pool_idle;
+	uint64_t lp_tb, lp_purr, lp_pool_idle;	/* the counters, as of lp_tb */
 	struct simcpu *v;
 	uint8_t ring[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
@@ -56,6 +59,7 @@ struct sim {
 
 /* The simulator's --sim keys: the parser, --sim=help and the man-page check read this. */
 static const char *const clocks[] = { "wall", "virtual", NULL };
+static const char *const yesno[] = { "0", "1", NULL };
 static const struct simkey {
 	const char *key;
 	size_t off;
@@ -69,9 +73,13 @@ static const struct simkey {
 	{ "vps", offsetof(struct dtl_sim_params, vps), 1, DTL_MAX_CPUS, true, NULL,
 	  "virtual processors (cores): vcpus = vps x smt" },
 	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false, NULL,
-	  "entitled capacity in processor units (default vcpus/4)" },
+	  "entitled capacity in processor units, 0.05 to 1 per VP (default vps/2)" },
 	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true, NULL,
 	  "physical processors in the shared pool (default 2 x ent)" },
+	{ "capped", offsetof(struct dtl_sim_params, capped), 0, 1, true, yesno,
+	  "0 uncapped (default), 1 capped: ent per 10 ms dispatch wheel at most" },
+	{ "weight", offsetof(struct dtl_sim_params, weight), 0, 255, true, NULL,
+	  "uncapped weight, the share of idle pool capacity (default 128)" },
 	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false, NULL,
 	  "share of time each vCPU wants to run (default 0.5)" },
 	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false, NULL,
@@ -179,6 +187,7 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 	p->faults = 1;
 	p->poll_ms = 10;
 	p->smt = 8;
+	p->weight = 128;
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
 
@@ -206,13 +215,15 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 	}
 	p->vps = (p->vcpus + p->smt - 1) / p->smt;
 	if (!given_key(given, "ent"))
-		p->ent = p->vcpus / 4.0 < 0.05 ? 0.05 : p->vcpus / 4.0;
+		p->ent = p->vps / 2.0;
 	if (!given_key(given, "pool"))
 		p->pool = (unsigned int)ceil(p->ent * 2);
 	if (!given_key(given, "other"))
 		p->other = p->pool * 0.4;
-	if (p->ent > p->vcpus) {
-		snprintf(err, errlen, "bad --sim: ent=%g exceeds vcpus=%u", p->ent, p->vcpus);
+	/* PowerVM: a VP is at most a whole processor, and gets at least 0.05 of one */
+	if (p->ent > p->vps || p->ent < 0.05 * p->vps - 1e-9) {
+		snprintf(err, errlen, "bad --sim: ent=%g must be 0.05 to 1 per VP (vps=%u)", p->ent,
+			 p->vps);
 		return -1;
 	}
 	return 0;
@@ -245,14 +256,81 @@ static uint32_t clamp32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
+/* A thread's processor: a hardware thread of core (the VP's), at the thread's own place in it. */
+static uint16_t on_core(const struct sim *s, unsigned int core, unsigned int cpu)
+{
+	return (uint16_t)(core % s->p.pool * s->p.smt + cpu % s->p.smt);
+}
+
+/* The VP's own core, where it is dispatched unless the pool is busy. */
+static unsigned int home_core(const struct sim *s, unsigned int cpu)
+{
+	return cpu / s->p.smt % s->p.pool;
+}
+
+/* After a cede: mostly the home core, more often elsewhere the busier the pool. */
 static uint16_t pick_proc(struct sim *s, struct simcpu *v, unsigned int cpu)
 {
-	unsigned int threads = s->p.pool * s->p.smt;
-	unsigned int home = (cpu / s->p.smt) % s->p.pool * s->p.smt + cpu % s->p.smt;
-
 	if (rnd01(&v->rng) < 0.9 - 0.5 * s->p_preempt)
-		return (uint16_t)home;
-	return (uint16_t)(rnd(&v->rng) % threads);
+		return on_core(s, home_core(s, cpu), cpu);
+	return on_core(s, (unsigned int)(rnd(&v->rng) % s->p.pool), cpu);
+}
+
+/*
+ * The VP's fate at time-slice boundary j, the same for each of its threads
+ * (PowerVM dispatches a VP's threads together): preempted or not, for how
+ * long, and on which core it comes back.
+ */
+static bool vp_preempted(const struct sim *s, unsigned int cpu, uint64_t j, uint64_t *wait,
+			 unsigned int *core)
+{
+	uint64_t h = s->seed * 0xd1342543de82ef95ull ^ (cpu / s->p.smt + 1) * 0x2545f4914f6cdd1dull ^
+		     j * 0x9e3779b97f4a7c15ull;
+
+	if (rnd01(&h) >= s->p_preempt)
+		return false;
+	*wait = rnd_exp(&h, s->wait_ticks) + 1;
+	*core = rnd01(&h) < 0.9 ? home_core(s, cpu) : (unsigned int)(rnd(&h) % s->p.pool);
+	return true;
+}
+
+/*
+ * The first time in (t, end) the VP stops running: its capped share of the
+ * wheel spent, or the pool's preempt at a slice boundary. UINT64_MAX if none.
+ */
+static uint64_t vp_stop(const struct sim *s, unsigned int cpu, uint64_t t, uint64_t end,
+			uint64_t *wait, unsigned int *core)
+{
+	uint64_t stop = UINT64_MAX, w;
+	unsigned int c;
+
+	if (s->budget < s->wheel) {
+		uint64_t cap = t / s->wheel * s->wheel + s->budget;
+
+		if (cap <= t)
+			cap += s->wheel;
+		if (cap < end) {
+			stop = cap;
+			*wait = s->wheel - s->budget;	/* until the next wheel */
+			*core = home_core(s, cpu);
+		}
+	}
+	for (uint64_t j = t / s->slice + 1; j * s->slice < end && j * s->slice < stop; j++)
+		if (vp_preempted(s, cpu, j, &w, &c)) {
+			stop = j * s->slice;
+			*wait = w;
+			*core = c;
+			break;
+		}
+	return stop;
+}
+
+/* A capped VP dispatched in the spent part of a wheel waits for the next one. */
+static uint64_t wheel_wait(const struct sim *s, uint64_t at)
+{
+	uint64_t into = at % s->wheel;
+
+	return s->budget < s->wheel && into >= s->budget ? s->wheel - into : 0;
 }
 
 /* Run the vCPU from its pending dispatch to the next one and log that. */
@@ -260,46 +338,43 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 {
 	struct dtl_rec *r = &v->pending;
 	uint64_t tb_us = s->slice / (uint64_t)(s->p.slice_ms * 1000);
-	uint64_t t = v->t, t0 = v->t, e2d, r2e = 0, w2r = 0;
+	uint64_t t = v->t, t0 = v->t, e2d, r2e = 0, w2r = 0, end, stop, wait = 0, first;
+	unsigned int core = home_core(s, cpu);
+	bool vp_core = false;
 	uint8_t pre, disp;
 
 	if (!tb_us)
 		tb_us = 1;
-	for (;;) {
-		uint64_t seg;
-
-		if (!v->busy_left)
-			v->busy_left = rnd_exp(&v->rng, (double)s->busy) + 1;
-		seg = v->busy_left < s->slice ? v->busy_left : s->slice;
-		if (rnd01(&v->rng) < s->fault_per_tick * (double)seg) {
-			seg = (uint64_t)(rnd01(&v->rng) * (double)seg) + 1;
-			t += seg;
-			v->busy_left -= seg < v->busy_left ? seg : v->busy_left;
-			pre = 6;
-			disp = 8;
-			w2r = rnd_exp(&v->rng, 50.0 * (double)tb_us);
-			r2e = rnd_exp(&v->rng, 1.0 * (double)tb_us);
-			e2d = rnd_exp(&v->rng, 3.0 * (double)tb_us);
-			break;
-		}
-		if (v->busy_left > s->slice) {
-			t += s->slice;
-			v->busy_left -= s->slice;
-			if (rnd01(&v->rng) < s->p_preempt) {
-				pre = 4;
-				disp = 7;
-				e2d = rnd_exp(&v->rng, s->wait_ticks) + 1;
-				break;
-			}
-			if (rnd01(&v->rng) < 0.001) {
-				pre = 1;
-				disp = 1;
-				e2d = rnd_exp(&v->rng, 20.0 * (double)tb_us);
-				break;
-			}
-			continue;
-		}
-		t += v->busy_left;
+	if (!v->busy_left)
+		v->busy_left = rnd_exp(&v->rng, (double)s->busy) + 1;
+	end = t + v->busy_left;
+	stop = vp_stop(s, cpu, t, end, &wait, &core);
+	/* this thread's own: a page fault, or (rarely) firmware, within the burst */
+	first = t + (uint64_t)(rnd01(&v->rng) * (double)(end - t)) + 1;
+	if (rnd01(&v->rng) < s->fault_per_tick * (double)(end - t) && first < stop) {
+		v->busy_left -= first - t < v->busy_left ? first - t : v->busy_left;
+		t = first;
+		pre = 6;
+		disp = 8;
+		w2r = rnd_exp(&v->rng, 50.0 * (double)tb_us);
+		r2e = rnd_exp(&v->rng, 1.0 * (double)tb_us);
+		e2d = rnd_exp(&v->rng, 3.0 * (double)tb_us);
+	} else if (rnd01(&v->rng) < 0.001 * (double)(end - t) / (double)s->slice && first < stop) {
+		v->busy_left -= first - t < v->busy_left ? first - t : v->busy_left;
+		t = first;
+		pre = 1;
+		disp = 1;
+		e2d = rnd_exp(&v->rng, 20.0 * (double)tb_us);
+	} else if (stop < end) {
+		/* the VP preempted at stop: every busy thread of it logs the same dispatch */
+		v->busy_left -= stop - t;
+		t = stop;
+		pre = 4;
+		disp = 7;
+		e2d = wait;
+		vp_core = true;
+	} else {
+		t = end;
 		v->busy_left = 0;
 		if (rnd01(&v->rng) < 0.02) {
 			pre = 3;
@@ -316,7 +391,7 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 		e2d = rnd_exp(&v->rng, 3.0 * (double)tb_us);
 		if (rnd01(&v->rng) < s->p_preempt)
 			e2d += rnd_exp(&v->rng, s->wait_ticks / 2);
-		break;
+		e2d += wheel_wait(s, t + w2r + r2e + e2d);
 	}
 	v->run += t - t0;
 	v->cycles++;
@@ -327,7 +402,7 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 	r->waiting_to_ready = clamp32(w2r);
 	v->t = t + w2r + r2e + e2d;
 	r->timebase = SIM_TB0 + v->t;
-	r->processor_id = pick_proc(s, v, cpu);
+	r->processor_id = vp_core ? on_core(s, core, cpu) : pick_proc(s, v, cpu);
 	r->fault_addr = pre == 6 ? (rnd(&v->rng) & 0x00000fffffff0000ull) : 0;
 	/* A vCPU cedes and confers from the hcall stub; elsewhere it was running. */
 	r->srr0 = pre == 2 || pre == 3 ? 0xc0000000000fcd28ull :
@@ -336,35 +411,54 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 }
 
 /*
- * What /proc/powerpc/lparcfg would say now, from the model: PURR as each
- * thread's running time shared by its core's threads (a core's threads
- * split its cycles), yield_count twice per cycle, the pool's idle time what
- * neither we nor the other partitions used.
+ * What /proc/powerpc/lparcfg would say now, from the model: a core is
+ * dispatched while any of its threads runs (PURR adds up to the core's
+ * time), yield_count moves twice per cycle, and the pool's idle time is
+ * what neither we nor the other partitions used.
  */
 static void sim_lparcfg(struct dtl_source *src, struct sim *s)
 {
-	uint64_t purr = 0, cycles = 0, tb = SIM_TB0 + s->horizon;
-	double used, idle;
+	uint64_t cycles = 0, tb = SIM_TB0 + s->horizon, dt = s->lp_tb ? tb - s->lp_tb : 0;
+	double core = 0, prod = 1;
 
 	for (unsigned int cpu = 0; cpu < s->p.vcpus; cpu++) {
-		purr += s->v[cpu].run / s->p.smt;
-		cycles += s->v[cpu].cycles;
+		struct simcpu *v = &s->v[cpu];
+		double share = dt ? (double)(v->run - v->lp_run) / (double)dt : 0;
+
+		prod *= 1 - (share < 1 ? share : 1);
+		if (cpu % s->p.smt == s->p.smt - 1 || cpu + 1 == s->p.vcpus) {
+			double vp = 1 - prod;	/* the VP's core, its threads independent */
+
+			/* capped: never past its share of each wheel */
+			core += vp < (double)s->budget / (double)s->wheel ? vp :
+				(double)s->budget / (double)s->wheel;
+			prod = 1;
+		}
+		v->lp_run = v->run;
+		cycles += v->cycles;
 	}
-	if (s->lp_tb && tb > s->lp_tb) {
-		used = (double)(purr - s->lp_purr) / (double)(tb - s->lp_tb) + s->p.other;
+	if (dt) {
+		double used, idle;
+
+		/* an exhausted pool is shared out in proportion to what is wanted */
+		if (core + s->p.other > s->p.pool)
+			core = s->p.pool * core / (core + s->p.other);
+		used = core + s->p.other;
 		idle = used < s->p.pool ? s->p.pool - used : 0;
-		s->lp_pool_idle += (uint64_t)(idle * (double)(tb - s->lp_tb));
+
+		s->lp_purr += (uint64_t)(core * (double)dt);
+		s->lp_pool_idle += (uint64_t)(idle * (double)dt);
 	}
 	s->lp_tb = tb;
-	s->lp_purr = purr;
 	snprintf(s->lparcfg, sizeof(s->lparcfg),
 		 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
 		 "partition_entitled_capacity=%u\npool=0\npool_capacity=%u\nunallocated_capacity_weight=0\n"
-		 "capacity_weight=128\ncapped=0\ndispatches=%" PRIu64 "\npurr=%" PRIu64 "\n"
+		 "capacity_weight=%u\ncapped=%d\ndispatches=%" PRIu64 "\npurr=%" PRIu64 "\n"
 		 "partition_active_processors=%u\npartition_potential_processors=%u\n"
 		 "shared_processor_mode=1\ntbr=%" PRIu64 "\npool_idle_time=%" PRIu64 "\n"
 		 "pool_num_procs=%u\n", (unsigned int)(s->p.ent * 100 + 0.5), s->p.pool * 100,
-		 2 * cycles, purr, s->p.vps, s->p.vps, tb, s->lp_pool_idle, s->p.pool);
+		 s->p.weight, s->p.capped, 2 * cycles, s->lp_purr, s->p.vps, s->p.vps, tb,
+		 s->lp_pool_idle, s->p.pool);
 	src->lparcfg = s->lparcfg;
 }
 
@@ -404,11 +498,23 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	s->busy = (uint64_t)(s->p.busy_ms * 1e-3 * (double)src->tb_freq);
 	s->idle_ticks = (double)s->busy * (1 - s->p.load) / s->p.load;
 	s->fault_per_tick = s->p.faults / (double)src->tb_freq;
-	own = s->p.vcpus * s->p.load;
+	/* a VP needs its core while any of its threads runs */
+	own = s->p.vps * (1 - pow(1 - s->p.load, s->p.smt));
 	demand = own + s->p.other;
 	overent = own > s->p.ent ? 1 - s->p.ent / own : 0;
 	s->p_preempt = demand > s->p.pool ? 1 - s->p.pool / demand : 0;
-	s->p_preempt += (1 - s->p_preempt) * overent * 0.3;
+	/*
+	 * Past the entitlement a capped VP stops for the rest of each wheel; an
+	 * uncapped one competes for idle capacity, the harder the lower its weight.
+	 */
+	s->seed = o->seed;
+	s->wheel = (uint64_t)(0.010 * (double)src->tb_freq);
+	s->budget = s->p.capped ? (uint64_t)(s->p.ent / s->p.vps * (double)s->wheel) : s->wheel;
+	if (!s->p.capped) {
+		double w = s->p.weight ? 128.0 / s->p.weight : 2;
+
+		s->p_preempt += (1 - s->p_preempt) * overent * 0.3 * (w < 0.5 ? 0.5 : w > 2 ? 2 : w);
+	}
 	if (s->p_preempt > 0.9)
 		s->p_preempt = 0.9;
 	s->wait_ticks = (double)s->slice * (0.05 + s->p_preempt / (1 - s->p_preempt));

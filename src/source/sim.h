@@ -22,6 +22,8 @@ struct dtl_sim_params {
 	double poll_ms;		/* how often the OS drains the 85-entry ring */
 	unsigned int smt;	/* threads per VP and per physical core */
 	bool virtual_clock;	/* clock=virtual: no sleeping, simulated stamps */
+	bool capped;		/* the entitlement is a ceiling, per dispatch wheel */
+	unsigned int weight;	/* an uncapped partition's share of idle pool capacity, 0-255 */
 };
 
 /* Fills defaults, then applies "key=value,..." (NULL or "" for defaults). */

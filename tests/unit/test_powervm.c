@@ -265,3 +265,125 @@ TEST(vpa_decode_reads_lppaca_fields_and_refuses_short_files)
 	CHECK_CONTAINS(err, "vpa/cpu-4: No such file");
 	fakeroot_free(root);
 }
+
+/* Every entry of a simulated run of secs seconds, per CPU. */
+struct run {
+	struct dtl_rec *r;
+	unsigned int *cpu;
+	size_t n;
+	char lparcfg[2][1024];
+};
+
+static void sim_run(const char *params, double secs, struct run *out)
+{
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	char err[256];
+
+	memset(out, 0, sizeof(*out));
+	o.backend = "sim";
+	o.sim_params = params;
+	o.seed = 11;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	if (!src) {
+		T_FAIL("%s: %s", params, err);
+		return;
+	}
+	snprintf(out->lparcfg[0], sizeof(out->lparcfg[0]), "%s", dtl_source__lparcfg(src));
+	dtl_source__tick(src, (uint64_t)(secs * 1e9));
+	while (dtl_source__read(src, &c) > 0) {
+		out->r = realloc(out->r, (out->n + c.n) * sizeof(*out->r));
+		out->cpu = realloc(out->cpu, (out->n + c.n) * sizeof(*out->cpu));
+		for (size_t i = 0; i < c.n; i++) {
+			dtl_rec__decode(&out->r[out->n], c.data + i * DTL_ENTRY_SIZE);
+			out->cpu[out->n++] = c.cpu;
+		}
+	}
+	snprintf(out->lparcfg[1], sizeof(out->lparcfg[1]), "%s", dtl_source__lparcfg(src));
+	dtl_source__close(src);
+}
+
+static double run_steal(const struct run *r)
+{
+	double st = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		st += r->r[i].enqueue_to_dispatch + r->r[i].ready_to_enqueue;
+	return st;
+}
+
+/* The instant a time-slice preempt happened: its dispatch less the wait. */
+static uint64_t preempted_at(const struct dtl_rec *r)
+{
+	return r->timebase - r->enqueue_to_dispatch - r->ready_to_enqueue - r->waiting_to_ready;
+}
+
+/* PowerVM dispatches a VP's threads together: a preempt hits each busy thread at once. */
+TEST(sim_vp_threads_are_preempted_and_dispatched_together)
+{
+	const uint64_t slice = 5120000;	/* 10 ms of the default 512 MHz timebase */
+	struct run r;
+	size_t shared = 0, slices = 0;
+
+	sim_run("vps=2,smt=4,ent=1,pool=2,load=0.7,poll=1", 2.0, &r);
+	for (size_t i = 0; i < r.n; i++) {
+		if (r.r[i].preempt_reason != 4)
+			continue;
+		slices++;
+		if ((preempted_at(&r.r[i]) - (1ull << 40)) % slice)
+			T_FAIL("cpu %u preempted off a slice boundary", r.cpu[i]);
+		for (size_t k = 0; k < r.n; k++)
+			if (k != i && r.r[k].preempt_reason == 4 && r.cpu[k] / 4 == r.cpu[i] / 4 &&
+			    preempted_at(&r.r[k]) == preempted_at(&r.r[i])) {
+				shared++;
+				CHECK_EQ(r.r[k].timebase, r.r[i].timebase);	/* dispatched together */
+				CHECK_EQ(r.r[k].processor_id / 4, r.r[i].processor_id / 4);	/* one core */
+				break;
+			}
+	}
+	CHECK(slices > 100);
+	CHECK(shared > slices / 2);	/* at 0.7 load most preempts find a sibling busy */
+	free(r.r);
+	free(r.cpu);
+}
+
+TEST(sim_capped_partition_stops_at_its_share_of_each_wheel)
+{
+	const uint64_t wheel = 5120000, budget = wheel / 4;	/* ent 1 over 4 VPs */
+	struct run r;
+	struct dtl_lparcfg a, b;
+	struct dtl_lpar_figs f;
+	size_t capped = 0;
+
+	sim_run("vps=4,smt=2,ent=1,pool=8,load=0.8,capped=1,poll=1", 2.0, &r);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.r[i].preempt_reason == 4 &&
+		    (preempted_at(&r.r[i]) - (1ull << 40)) % wheel == budget) {
+			capped++;
+			/* dispatched at the next wheel at the earliest */
+			CHECK((r.r[i].timebase - (1ull << 40)) % wheel == 0 ||
+			      r.r[i].enqueue_to_dispatch >= wheel - budget);
+		}
+	CHECK(capped > 100);
+	dtl_sys__parse_lparcfg(r.lparcfg[0], &a);
+	dtl_sys__parse_lparcfg(r.lparcfg[1], &b);
+	CHECK(b.capped);
+	dtl_sys__lpar_figs(&a, &b, 512000000, &f);
+	CHECK(f.known & DTL_LPARF_ENTC);
+	CHECK(f.entc_pct <= 100.0 + 1e-6);	/* capped: never past the entitlement */
+	CHECK(f.entc_pct > 90);			/* and it wants all of it */
+	free(r.r);
+	free(r.cpu);
+}
+
+TEST(sim_uncapped_weight_buys_idle_capacity)
+{
+	struct run lo, hi;
+
+	sim_run("vps=4,smt=4,ent=1,pool=4,weight=4,poll=1", 2.0, &lo);
+	sim_run("vps=4,smt=4,ent=1,pool=4,weight=255,poll=1", 2.0, &hi);
+	CHECK(run_steal(&hi) < run_steal(&lo) * 0.8);
+	free(lo.r), free(lo.cpu), free(hi.r), free(hi.cpu);
+}

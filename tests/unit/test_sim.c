@@ -58,8 +58,11 @@ TEST(sim_params_parse_with_defaults)
 
 	CHECK_EQ(dtl_sim__parse("", &p, err, sizeof(err)), 0);
 	CHECK_EQ(p.vcpus, 16);
-	CHECK_NEAR(p.ent, 4, 1e-12);
-	CHECK_EQ(p.pool, 8);
+	CHECK_EQ(p.vps, 2);		/* SMT8 */
+	CHECK_NEAR(p.ent, 1, 1e-12);	/* half a processor per VP */
+	CHECK_EQ(p.pool, 2);
+	CHECK(!p.capped);
+	CHECK_EQ(p.weight, 128);
 	CHECK(!p.virtual_clock);
 	CHECK_EQ(dtl_sim__parse("vcpus=64,ent=8,pool=16,load=0.7,clock=virtual", &p, err, sizeof(err)), 0);
 	CHECK_EQ(p.vcpus, 64);
