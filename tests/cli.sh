@@ -106,6 +106,13 @@ awk -F, 'NR == FNR && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $3 == "all" { k += $c["physc"] != "" }
 	$3 != "all" { e += $c["physc"] != "" } END { exit !(k == 2 && e == 0) }' "$tmp/cpu.csv" && ok \
 	|| fail "physc only on the partition row"
+# the simulator's own VPA witnesses its DTL: equal with every event traced and nothing lost
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 2 --csv | awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ n++; if ($c["steal_vpa_diff_pct"] != "0.0") bad++ } END { exit !(n == 18 && !bad) }' && ok \
+	|| fail "the simulator's VPA and DTL steal differ"
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 1 -e preempt,fault | grep -q 'cede not traced  VPA steal -[0-9.]*% (DTL and VPA disagree)$' \
+	&& ok || fail "a partial mask's steal shortfall is not flagged against the VPA"
 expect_error "bad --group" "'core'" --sim --group=core -b -n 1
 expect_error "sim vps and vcpus disagree" "vps=2" --sim=vps=2,vcpus=9 -b -n 1
 # a live source's VPs come from thread_siblings_list

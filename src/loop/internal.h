@@ -88,5 +88,6 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
+void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 
 #endif

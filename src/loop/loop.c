@@ -73,6 +73,8 @@ static void drain(struct dtl_loop *l)
 		sync_mask(l);
 		loop_rec_chunk(l, &c);
 		loop_witness_chunk(l, &c);
+		if (c.have_vpa_steal)
+			dtl_stats__add_witness(l->stats, c.cpu, c.vpa_steal);
 		if (c.summary)
 			dtl_stats__add_summary(l->stats, c.cpu, c.summary->dispatches,
 					       c.summary->steal_ticks, c.summary->idle_ticks,

@@ -25,7 +25,18 @@ struct witness {
 	uint64_t *rx;			/* entries received and losses told, since base */
 	uint64_t *lost;			/* losses the VPA showed, already added */
 	bool count_lost;		/* the source cannot count its own losses */
+	bool own;			/* the source's own counters (the simulator's), not debugfs */
 };
+
+/* A CPU's VPA: the source's own, in step with what it handed out, or debugfs'. */
+static int vpa_of(struct dtl_loop *l, const struct witness *w, unsigned int cpu, struct dtl_vpa *v)
+{
+	char err[512];
+
+	if (w->own)
+		return dtl_source__vpa(l->src, cpu, v);
+	return dtl_vpa__read(l->o.src.root, cpu, v, err, sizeof(err));
+}
 
 static void witness_free(struct witness *w)
 {
@@ -44,9 +55,7 @@ static void witness_free(struct witness *w)
 /* A CPU's first read, or after it came back online: the counting starts there. */
 static void witness_base(struct dtl_loop *l, struct witness *w, unsigned int cpu)
 {
-	char err[512];
-
-	w->have[cpu] = dtl_vpa__read(l->o.src.root, cpu, &w->base[cpu], err, sizeof(err)) == 0;
+	w->have[cpu] = vpa_of(l, w, cpu, &w->base[cpu]) == 0;
 	w->last[cpu] = w->base[cpu];
 	w->rx[cpu] = w->lost[cpu] = 0;
 }
@@ -55,11 +64,14 @@ void loop_witness_open(struct dtl_loop *l)
 {
 	const struct dtl_cpuset *cpus = dtl_source__cpus(l->src);
 	unsigned int nr = dtl_source__nr_cpus(l->src), cpu, seen = 0;
+	struct dtl_vpa probe;
 	struct witness *w;
+	bool own = dtl_source__vpa(l->src, dtl_cpuset__end(cpus) ? dtl_cpuset__end(cpus) - 1 : 0,
+				   &probe) == 0;
 
 	/* a replay's VPA was the recorded machine's, not this one's */
-	if (dtl_source__recorded(l->src) || !dtl_sys__exists(l->o.src.root, DTL_VPA_DIR) || !nr ||
-	    strcmp(dtl_source__name(l->src), "vpa") == 0)	/* it would witness itself */
+	if (dtl_source__recorded(l->src) || !nr || strcmp(dtl_source__name(l->src), "vpa") == 0 ||
+	    (!own && !dtl_sys__exists(l->o.src.root, DTL_VPA_DIR)))	/* vpa: itself */
 		return;
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -77,6 +89,7 @@ void loop_witness_open(struct dtl_loop *l)
 		return;
 	}
 	w->count_lost = !dtl_source__counts_lost(l->src);
+	w->own = own;
 	dtl_cpuset__for_each(cpu, cpus)
 		if (cpu < nr) {
 			witness_base(l, w, cpu);
@@ -103,24 +116,18 @@ void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 		w->rx[c->cpu] += c->n + c->lost;
 }
 
-/* Before the interval's last drain. */
-void loop_witness_read(struct dtl_loop *l)
+/* Each online CPU's VPA now, against its base. */
+static void snap_all(struct dtl_loop *l, struct witness *w)
 {
-	struct witness *w = l->witness;
-	const struct dtl_cpuset *cpus;
-	unsigned int cpu;
-	char err[512];
+	const struct dtl_cpuset *cpus = dtl_source__cpus(l->src);
 
-	if (!w)
-		return;
-	cpus = dtl_source__cpus(l->src);
-	for (cpu = 0; cpu < w->nr; cpu++) {
+	for (unsigned int cpu = 0; cpu < w->nr; cpu++) {
 		w->snapped[cpu] = false;
 		if (!dtl_cpuset__has(cpus, cpu)) {
 			w->have[cpu] = false;	/* offline: start again when it is back */
 		} else if (!w->have[cpu]) {
 			witness_base(l, w, cpu);
-		} else if (dtl_vpa__read(l->o.src.root, cpu, &w->snap[cpu], err, sizeof(err)) ||
+		} else if (vpa_of(l, w, cpu, &w->snap[cpu]) ||
 			   w->snap[cpu].dtl_idx < w->base[cpu].dtl_idx) {
 			w->have[cpu] = false;	/* gone, or a new DTL buffer: start again */
 		} else {
@@ -129,21 +136,30 @@ void loop_witness_read(struct dtl_loop *l)
 	}
 }
 
+/* Before the interval's last drain (debugfs' files: the hypervisor writes on). */
+void loop_witness_read(struct dtl_loop *l)
+{
+	if (l->witness && !l->witness->own)
+		snap_all(l, l->witness);
+}
+
 /* After it: the losses so far, and the steal of the interval. */
 void loop_witness_settle(struct dtl_loop *l)
 {
 	struct witness *w = l->witness;
 
+	if (w && w->own)
+		snap_all(l, w);	/* the source's own: in step with what it handed out */
 	for (unsigned int cpu = 0; w && cpu < w->nr; cpu++) {
 		const struct dtl_vpa v = w->snap[cpu];
-		uint64_t written, missing;
+		uint64_t written, missing, steal;
 
 		if (!w->snapped[cpu])
 			continue;
-		dtl_stats__add_witness(l->stats, cpu,
-				       (v.enqueue_dispatch_tb + v.ready_enqueue_tb) -
-				       (w->last[cpu].enqueue_dispatch_tb +
-					w->last[cpu].ready_enqueue_tb));
+		steal = (v.enqueue_dispatch_tb + v.ready_enqueue_tb) -
+			(w->last[cpu].enqueue_dispatch_tb + w->last[cpu].ready_enqueue_tb);
+		dtl_stats__add_witness(l->stats, cpu, steal);
+		loop_rec_vpa_steal(l, cpu, steal);	/* a replay shows the same */
 		w->last[cpu] = v;
 		written = v.dtl_idx - w->base[cpu].dtl_idx;
 		missing = written > w->rx[cpu] ? written - w->rx[cpu] : 0;

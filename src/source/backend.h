@@ -9,6 +9,7 @@
 #define DTL_BACKEND_H
 
 #include "../platform/topo.h"
+#include "../platform/vpa.h"
 #include "source.h"
 
 /* One command-line option a backend brings; dtltop's option table takes it in. */
@@ -41,6 +42,8 @@ struct dtl_source_ops {
 	double (*interval)(const struct dtl_source *src);
 	bool (*ended)(const struct dtl_source *src, const char **warning);
 	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
+	/* Its own VPA counters for the witness (the simulator's), in step with what it handed out. */
+	int (*vpa)(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v);
 };
 
 struct dtl_source {

@@ -36,6 +36,8 @@ struct simcpu {
 	uint64_t run;		/* ticks running, up to the pending dispatch */
 	uint64_t cycles;	/* preempt/dispatch cycles, traced or not */
 	uint64_t lp_run;	/* run at the last lparcfg */
+	/* the VPA's counters, up to the last dispatch handed out */
+	uint64_t vpa_cycles, vpa_written, vpa_e2d, vpa_r2e, vpa_w2r;
 };
 
 struct sim {
@@ -567,8 +569,15 @@ static size_t sim_window(struct sim *s, struct simcpu *v, unsigned int cpu,
 	if (end > s->horizon)
 		end = s->horizon;
 	while (v->t < end) {
-		if (mask & dtl_preempt__mask_bit(v->pending.preempt_reason))
+		/* the hypervisor's own accounting sees every cycle, traced or not */
+		v->vpa_cycles++;
+		v->vpa_e2d += v->pending.enqueue_to_dispatch;
+		v->vpa_r2e += v->pending.ready_to_enqueue;
+		v->vpa_w2r += v->pending.waiting_to_ready;
+		if (mask & dtl_preempt__mask_bit(v->pending.preempt_reason)) {
 			dtl_rec__encode(&v->pending, s->ring[n++ % DTL_RING_ENTRIES]);
+			v->vpa_written++;
+		}
 		sim_next(s, v, cpu);
 	}
 	v->window_end = end;
@@ -612,6 +621,24 @@ static void sim_tick(struct dtl_source *src, uint64_t interval_ns)
 	s->horizon += (uint64_t)((double)interval_ns * 1e-9 * (double)src->tb_freq);
 	s->last_interval_s = (double)interval_ns / 1e9;
 	s->next_cpu = 0;
+}
+
+static int sim_vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v)
+{
+	const struct sim *s = src->priv;
+	const struct simcpu *c;
+
+	if (cpu >= s->p.vcpus)
+		return -1;
+	c = &s->v[cpu];
+	memset(v, 0, sizeof(*v));
+	v->dtl_enable_mask = (uint8_t)src->mask;
+	v->yield_count = (uint32_t)(2 * c->vpa_cycles);
+	v->enqueue_dispatch_tb = c->vpa_e2d;
+	v->ready_enqueue_tb = c->vpa_r2e;
+	v->wait_ready_tb = c->vpa_w2r;
+	v->dtl_idx = c->vpa_written;
+	return 0;
 }
 
 static int sim_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
@@ -684,6 +711,7 @@ const struct dtl_source_ops dtl_sim_ops = {
 	.name = "sim",
 	.help = "the simulated pool (--sim)",
 	.counts_lost = true,
+	.vpa = sim_vpa,
 	.opts = sim_opts,
 	.open = sim_open,
 	.close = sim_close,

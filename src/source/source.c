@@ -161,6 +161,11 @@ const struct dtl_topo *dtl_source__topo(const struct dtl_source *src)
 	return &src->topo;
 }
 
+int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v)
+{
+	return src->ops->vpa ? src->ops->vpa(src, cpu, v) : -1;
+}
+
 bool dtl_source__counts_lost(const struct dtl_source *src)
 {
 	return src->ops->counts_lost;

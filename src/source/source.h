@@ -47,6 +47,8 @@ struct dtl_chunk {
 	uint64_t bad;			/* malformed input (e.g. a partial entry) */
 	uint64_t gaps;			/* losses of unknown size (flagged AUX records) */
 	const struct dtl_summary *summary;	/* instead of entries (no DTL), or NULL */
+	bool have_vpa_steal;		/* a recorded witness: the VPA's steal of the interval */
+	uint64_t vpa_steal;
 };
 
 /* NULL on failure, with a one-line reason in err. */
@@ -93,6 +95,9 @@ int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 double dtl_source__recorded_interval(const struct dtl_source *src);
 /* Which CPUs are threads of one VP (known false: nobody said). */
 const struct dtl_topo *dtl_source__topo(const struct dtl_source *src);
+/* The source's own VPA counters for cpu (the simulator's): 0, or -1 when it has none. */
+struct dtl_vpa;
+int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v);
 /* The source counts its own losses; else the VPA's dtl_idx does (debugfs). */
 bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */

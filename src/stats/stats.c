@@ -20,6 +20,7 @@ struct counts {
 	uint64_t idle_ticks;
 	uint64_t migrations;
 	uint64_t migr_core;	/* of them, to a thread of the same physical core */
+	uint64_t steal_raw;	/* steal whole at its dispatch, as the VPA counts it */
 	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
 	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
 	uint64_t faults;
@@ -232,6 +233,7 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
 	c->steal_ticks += steal;
+	c->steal_raw += steal;
 	c->idle_ticks += r->waiting_to_ready;
 	if (__builtin_expect(a && wait_before(r->timebase, steal + r->waiting_to_ready, a), 0))
 		split_wait(v, r, a, o);
@@ -343,6 +345,7 @@ static void counts_add(struct counts *to, const struct counts *c)
 	to->migrations += c->migrations;
 	to->migr_core += c->migr_core;
 	to->vpa_steal += c->vpa_steal;
+	to->steal_raw += c->steal_raw;
 	to->vpa_cpus += c->vpa_cpus;
 	to->faults += c->faults;
 	to->lost += c->lost;
@@ -412,8 +415,9 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	if (c->vpa_cpus && c->vpa_cpus == row->threads * spans &&
 	    c->vpa_steal) {
 		row->steal_vpa_us = (double)c->vpa_steal * us_per_tick;
-		row->steal_vpa_diff_pct = 100.0 * (row->steal_us - row->steal_vpa_us) /
-					  row->steal_vpa_us;
+		/* both whole at the dispatch: no split at the interval's edges on either side */
+		row->steal_vpa_diff_pct = 100.0 * ((double)c->steal_raw - (double)c->vpa_steal) /
+					  (double)c->vpa_steal;
 		row->known |= DTL_KNOWN_VPA;
 	}
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
