@@ -362,6 +362,11 @@ int dtl_rec_writer__vpa_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64
 	return value(w, DTL_REC_VPA_STEAL, cpu, ticks);
 }
 
+int dtl_rec_writer__stat_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks)
+{
+	return value(w, DTL_REC_STAT_STEAL, cpu, ticks);
+}
+
 int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
 {
 	size_t n = strnlen(text, DTL_REC_LPARCFG_MAX);
@@ -680,6 +685,7 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		case DTL_REC_MASK:
 		case DTL_REC_CPU:
 		case DTL_REC_VPA_STEAL:
+		case DTL_REC_STAT_STEAL:
 			if (body < 8)
 				continue;
 			ev->value = get64(p);

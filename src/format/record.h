@@ -54,6 +54,7 @@ enum dtl_rec_kind {
 	DTL_REC_END = 8,		/* the writer closed the file (1.1) */
 	DTL_REC_LPARCFG = 9,		/* /proc/powerpc/lparcfg at the interval's end, text (1.2) */
 	DTL_REC_VPA_STEAL = 10,		/* cpu, the VPA's steal over the interval in ticks (1.2) */
+	DTL_REC_STAT_STEAL = 11,	/* cpu, /proc/stat's steal over the interval in ticks (1.2) */
 };
 
 struct dtl_rec_event {
@@ -84,6 +85,7 @@ int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)
 int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text);
 /* The VPA's steal of a CPU over the interval, for a replay's steal_vpa_diff_pct. */
 int dtl_rec_writer__vpa_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
+int dtl_rec_writer__stat_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb);

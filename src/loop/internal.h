@@ -32,6 +32,7 @@ struct dtl_loop {
 	uint64_t shown;			/* intervals ended since the start or a rewind */
 	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
 	struct witness *witness;	/* the VPA's, where readable (witness.c) */
+	struct statw *statw;		/* /proc/stat's steal, for live sources */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
@@ -79,6 +80,9 @@ void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
 void loop_witness_read(struct dtl_loop *l);
 void loop_witness_settle(struct dtl_loop *l);
 bool loop_witness_on(const struct dtl_loop *l);
+void loop_statw_open(struct dtl_loop *l);
+void loop_statw_close(struct dtl_loop *l);
+void loop_statw_settle(struct dtl_loop *l);
 
 /* rec.c: the recording (-w) follows what the loop sees */
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen);
@@ -89,5 +93,6 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
+void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 
 #endif

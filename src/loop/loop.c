@@ -75,6 +75,8 @@ static void drain(struct dtl_loop *l)
 		loop_witness_chunk(l, &c);
 		if (c.have_vpa_steal)
 			dtl_stats__add_witness(l->stats, c.cpu, c.vpa_steal);
+		if (c.have_stat_steal)
+			dtl_stats__add_stat_steal(l->stats, c.cpu, c.stat_steal);
 		if (c.summary)
 			dtl_stats__add_summary(l->stats, c.cpu, c.summary->dispatches,
 					       c.summary->steal_ticks, c.summary->idle_ticks,
@@ -225,6 +227,7 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	if (loop_stopped(l))
 		return false;	/* a cut interval is not shown */
 	loop_witness_settle(l);
+	loop_statw_settle(l);
 	if (dtl_source__ended(l->src, &warning))
 		return false;
 	sync_mask(l);
@@ -358,6 +361,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	loop_start_stats(l);
 	loop_sync_online(l);
 	loop_witness_open(l);
+	loop_statw_open(l);
 	read_lparcfg(l, false);	/* the recording has the first in its header */
 	if (!dtl_source__clock(src, &l->replay_start_ns))
 		l->replay_start_ns = 0;
@@ -401,6 +405,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	if (!rc)
 		rc = l->exit_code;
 	loop_witness_close(l);
+	loop_statw_close(l);
 	dtl_table__free(&l->table);
 	dtl_stats__delete(l->stats);
 	dtl_source__close(l->src);

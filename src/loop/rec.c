@@ -56,7 +56,8 @@ void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 {
 	if (l->rec && (dtl_rec_writer__entries(l->rec, c->cpu, c->data, c->n, c->lost, c->bad) ||
 		       dtl_rec_writer__gaps(l->rec, c->cpu, c->gaps) ||
-		       (c->have_vpa_steal && dtl_rec_writer__vpa_steal(l->rec, c->cpu, c->vpa_steal))))
+		       (c->have_vpa_steal && dtl_rec_writer__vpa_steal(l->rec, c->cpu, c->vpa_steal)) ||
+		       (c->have_stat_steal && dtl_rec_writer__stat_steal(l->rec, c->cpu, c->stat_steal))))
 		loop_rec_failed(l);
 }
 
@@ -81,6 +82,12 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text)
 {
 	if (l->rec && dtl_rec_writer__lparcfg(l->rec, text))
+		loop_rec_failed(l);
+}
+
+void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
+{
+	if (l->rec && dtl_rec_writer__stat_steal(l->rec, cpu, ticks))
 		loop_rec_failed(l);
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../platform/vpa.h"
 #include "internal.h"
@@ -170,6 +171,86 @@ void loop_witness_settle(struct dtl_loop *l)
 			loop_rec_chunk(l, &c);	/* a replay shows it too */
 			w->lost[cpu] = missing;
 		}
+	}
+}
+
+/*
+ * /proc/stat's per-CPU steal, where the kernel accounts it from the VPA
+ * (VIRT_CPU_ACCOUNTING_GEN on pseries): a third opinion, for the live
+ * sources of this machine only.
+ */
+struct statw {
+	unsigned int nr;
+	long hz;		/* USER_HZ */
+	uint64_t *prev, *now;
+	bool *have, *now_have;
+};
+
+static char stat_buf[1 << 20];
+
+static void statw_free(struct statw *w)
+{
+	if (!w)
+		return;
+	free(w->prev);
+	free(w->now);
+	free(w->have);
+	free(w->now_have);
+	free(w);
+}
+
+void loop_statw_open(struct dtl_loop *l)
+{
+	unsigned int nr = dtl_source__nr_cpus(l->src);
+	struct dtl_vpa probe;
+	struct statw *w;
+
+
+	if (dtl_source__recorded(l->src) || !nr || strcmp(dtl_source__name(l->src), "vpa") == 0 ||
+	    dtl_source__vpa(l->src, 0, &probe) == 0 ||	/* a simulated LPAR is not this machine */
+	    dtl_sys__read(l->o.src.root, "proc/stat", stat_buf, sizeof(stat_buf)) < 0)
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	w->nr = nr;
+	w->hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	w->prev = calloc(nr, sizeof(*w->prev));
+	w->now = calloc(nr, sizeof(*w->now));
+	w->have = calloc(nr, sizeof(*w->have));
+	w->now_have = calloc(nr, sizeof(*w->now_have));
+	if (!w->prev || !w->now || !w->have || !w->now_have) {
+		statw_free(w);
+		return;
+	}
+	dtl_sys__parse_stat_steal(stat_buf, nr, w->prev, w->have);
+	l->statw = w;
+}
+
+void loop_statw_close(struct dtl_loop *l)
+{
+	statw_free(l->statw);
+	l->statw = NULL;
+}
+
+void loop_statw_settle(struct dtl_loop *l)
+{
+	struct statw *w = l->statw;
+	uint64_t tb_freq = dtl_source__tb_freq(l->src);
+
+	if (!w || dtl_sys__read(l->o.src.root, "proc/stat", stat_buf, sizeof(stat_buf)) < 0)
+		return;
+	dtl_sys__parse_stat_steal(stat_buf, w->nr, w->now, w->now_have);
+	for (unsigned int cpu = 0; cpu < w->nr; cpu++) {
+		if (w->have[cpu] && w->now_have[cpu] && w->now[cpu] >= w->prev[cpu] &&
+		    dtl_cpuset__has(dtl_source__cpus(l->src), cpu)) {
+			uint64_t ticks = (w->now[cpu] - w->prev[cpu]) * tb_freq / (uint64_t)w->hz;
+
+			dtl_stats__add_stat_steal(l->stats, cpu, ticks);
+			loop_rec_stat_steal(l, cpu, ticks);
+		}
+		w->prev[cpu] = w->now[cpu];
+		w->have[cpu] = w->now_have[cpu];
 	}
 }
 

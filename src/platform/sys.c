@@ -214,6 +214,24 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 	}
 }
 
+void dtl_sys__parse_stat_steal(const char *text, unsigned int nr, uint64_t *steal, bool *have)
+{
+	memset(have, 0, nr * sizeof(*have));
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long v[8];
+		unsigned int cpu;
+		int used = 0;
+
+		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
+			continue;
+		if (sscanf(p, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu%n", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &used) != 9 || cpu >= nr)
+			continue;
+		steal[cpu] = v[7];
+		have[cpu] = true;
+	}
+}
+
 int dtl_sys__online(const char *root, struct dtl_cpuset *set, char *err, size_t errlen)
 {
 	static const char rel[] = "sys/devices/system/cpu/online";

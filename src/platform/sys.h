@@ -64,6 +64,11 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg);
 
 /* <root>/sys/devices/system/cpu/online; -1 with err naming the file. */
 int dtl_sys__online(const char *root, struct dtl_cpuset *set, char *err, size_t errlen);
+/*
+ * Per-CPU steal from /proc/stat text (the 8th figure of each cpuN line, in
+ * USER_HZ ticks) into steal[0..nr); have[cpu] says which lines were whole.
+ */
+void dtl_sys__parse_stat_steal(const char *text, unsigned int nr, uint64_t *steal, bool *have);
 
 /* <root>/sys/devices/system/cpu/possible; -1 if absent or unparsable. */
 int dtl_sys__possible(const char *root, struct dtl_cpuset *set);

@@ -49,6 +49,8 @@ struct dtl_chunk {
 	const struct dtl_summary *summary;	/* instead of entries (no DTL), or NULL */
 	bool have_vpa_steal;		/* a recorded witness: the VPA's steal of the interval */
 	uint64_t vpa_steal;
+	bool have_stat_steal;		/* and /proc/stat's */
+	uint64_t stat_steal;
 };
 
 /* NULL on failure, with a one-line reason in err. */

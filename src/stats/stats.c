@@ -23,6 +23,7 @@ struct counts {
 	uint64_t steal_raw;	/* steal whole at its dispatch, as the VPA counts it */
 	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
 	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
+	uint64_t stat_steal, stat_cpus;	/* the same from /proc/stat */
 	uint64_t faults;
 	uint64_t lost;
 	uint64_t bad;
@@ -301,6 +302,14 @@ void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t disp
 	c->migrations += dispersions;
 }
 
+void dtl_stats__add_stat_steal(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks)
+{
+	if (cpu < s->nr_cpus) {
+		s->v[cpu].cur.stat_steal += steal_ticks;
+		s->v[cpu].cur.stat_cpus = 1;
+	}
+}
+
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 {
 	if (cpu < s->nr_cpus)
@@ -347,6 +356,8 @@ static void counts_add(struct counts *to, const struct counts *c)
 	to->vpa_steal += c->vpa_steal;
 	to->steal_raw += c->steal_raw;
 	to->vpa_cpus += c->vpa_cpus;
+	to->stat_steal += c->stat_steal;
+	to->stat_cpus += c->stat_cpus;
 	to->faults += c->faults;
 	to->lost += c->lost;
 	to->bad += c->bad;
@@ -419,6 +430,11 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 		row->steal_vpa_diff_pct = 100.0 * ((double)c->steal_raw - (double)c->vpa_steal) /
 					  (double)c->vpa_steal;
 		row->known |= DTL_KNOWN_VPA;
+	}
+	if (c->stat_cpus && c->stat_cpus == row->threads * spans && c->stat_steal) {
+		row->steal_stat_diff_pct = 100.0 * ((double)c->steal_raw - (double)c->stat_steal) /
+					   (double)c->stat_steal;
+		row->known |= DTL_KNOWN_STAT;
 	}
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
 	if (row->run_pct < 0)

@@ -52,6 +52,7 @@ struct dtl_row {
 	double physc, entc_pct, app;	/* the partition's lparcfg figures (aggregate row) */
 	double steal_vpa_us;		/* the VPA's steal accumulators over the span */
 	double steal_vpa_diff_pct;	/* (steal_us - steal_vpa_us) / steal_vpa_us * 100 */
+	double steal_stat_diff_pct;	/* the same against /proc/stat's steal */
 };
 
 #define DTL_KNOWN_PHYSC 1u
@@ -59,6 +60,7 @@ struct dtl_row {
 #define DTL_KNOWN_APP 4u
 #define DTL_KNOWN_VPA 8u	/* every CPU of the row had its VPA read */
 #define DTL_KNOWN_DTL 16u	/* from DTL entries: latency, reasons, faults are known */
+#define DTL_KNOWN_STAT 32u	/* every CPU of the row had /proc/stat steal */
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq);
 void dtl_stats__delete(struct dtl_stats *s);
@@ -79,6 +81,8 @@ void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n);
  * interval, in timebase ticks: the DTL's steal should add up to it.
  */
 void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks);
+/* /proc/stat's steal of the CPU over the interval, converted to timebase ticks. */
+void dtl_stats__add_stat_steal(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks);
 /*
  * A CPU's interval as counters tell it, without entries (--source=vpa):
  * from then on, rows say latency, reasons and faults are unknown.

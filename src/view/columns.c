@@ -76,6 +76,9 @@ static const struct dtl_col later[] = {
 	  DTL_KNOWN_APP, 2, 6, 99, 1 },
 	{ "steal_vpa_diff_pct", "", "%", "steal_us against the VPA's own steal counters, (DTL - VPA) / "
 	  "VPA; empty without VPA", DTL_COL_KNOWN, F(steal_vpa_diff_pct), DTL_KNOWN_VPA, 1, 6, 99, 1 },
+	{ "steal_stat_diff_pct", "", "%", "steal_us against /proc/stat's per-CPU steal (USER_HZ "
+	  "ticks); empty where it does not move", DTL_COL_KNOWN, F(steal_stat_diff_pct),
+	  DTL_KNOWN_STAT, 1, 6, 99, 1 },
 };
 
 /* Short TUI headings for the reason columns worth a glance. */

@@ -387,3 +387,19 @@ TEST(sim_uncapped_weight_buys_idle_capacity)
 	CHECK(run_steal(&hi) < run_steal(&lo) * 0.8);
 	free(lo.r), free(lo.cpu), free(hi.r), free(hi.cpu);
 }
+
+TEST(proc_stat_steal_per_cpu_and_garbage)
+{
+	uint64_t st[4] = { 0 };
+	bool have[4];
+
+	dtl_sys__parse_stat_steal("cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 2 3 4 5 6 7 80 9 10\n"
+				  "cpu1 1 2 3 4 5 6 7\ncpu2 x\ncpu9 1 2 3 4 5 6 7 8\n"
+				  "cpu3 0 0 0 0 0 0 0 18446744073709551615 0 0\nintr 5\n", 4, st, have);
+	CHECK(have[0] && st[0] == 80);
+	CHECK(!have[1]);		/* cut short: no steal figure */
+	CHECK(!have[2]);
+	CHECK(have[3] && st[3] == UINT64_MAX);
+	dtl_sys__parse_stat_steal("", 4, st, have);
+	CHECK(!have[0] && !have[3]);
+}

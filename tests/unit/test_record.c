@@ -72,6 +72,7 @@ static size_t write_sample(const char *root)
 		}
 		CHECK_EQ(dtl_rec_writer__lparcfg(w, t == 2 ? "purr=2\ntbr=9\n" : "purr=1\n"), 0);
 		CHECK_EQ(dtl_rec_writer__vpa_steal(w, 5, 1000 + (uint64_t)t), 0);
+		CHECK_EQ(dtl_rec_writer__stat_steal(w, 4, 2000 + (uint64_t)t), 0);
 		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + (uint64_t)(t + 1) * 500000000ull, 0.5,
 					      7000 * (uint64_t)(t + 1)), 0);
 	}
@@ -92,7 +93,7 @@ TEST(recording_reads_back_every_record_exactly)
 	uint8_t want[48 * 40];
 	char err[512];
 	int entries_recs = 0, ticks = 0, lost = 0, bad = 0, masks = 0, cpus = 0, gaps = 0;
-	int lparcfgs = 0, vpas = 0;
+	int lparcfgs = 0, vpas = 0, stats = 0;
 	FILE *f;
 
 	write_sample(root);
@@ -130,6 +131,11 @@ TEST(recording_reads_back_every_record_exactly)
 			break;
 		case DTL_REC_GAP: CHECK_EQ(ev.value, 4); CHECK_EQ(ev.cpu, 6); gaps++; break;
 		case DTL_REC_END: T_FAIL("the end marker reached the caller"); break;
+		case DTL_REC_STAT_STEAL:
+			CHECK_EQ(ev.cpu, 4);
+			CHECK_EQ(ev.value, 2000 + (uint64_t)ticks);
+			stats++;
+			break;
 		case DTL_REC_VPA_STEAL:
 			CHECK_EQ(ev.cpu, 5);
 			CHECK_EQ(ev.value, 1000 + (uint64_t)ticks);
@@ -150,6 +156,7 @@ TEST(recording_reads_back_every_record_exactly)
 	CHECK_EQ(ticks, 3);
 	CHECK_EQ(lparcfgs, 3);
 	CHECK_EQ(vpas, 3);
+	CHECK_EQ(stats, 3);
 	CHECK_EQ(lost, 3);
 	CHECK_EQ(bad, 3);
 	CHECK_EQ(masks, 1);
