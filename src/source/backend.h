@@ -63,6 +63,9 @@ struct dtl_source {
 
 /* For the live backends: the timebase register where there is one (POWER). */
 bool dtl_source__hw_tb(const struct dtl_source *src, uint64_t *tb);
+/* For .probe: whether root has rel, and "<root>/<rel> (what)" in why either way. */
+bool dtl_source__probe(const char *root, const char *rel, const char *what, char *why,
+		       size_t whylen);
 /* For the backends without a descriptor to poll: just wait. */
 void dtl_source__sleep(int ms);
 /* For the backends: CPUs online under root, within filter when it is not NULL. */

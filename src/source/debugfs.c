@@ -288,11 +288,7 @@ static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, si
 
 static bool dbg_probe(const char *root, char *why, size_t whylen)
 {
-	char path[4096];
-
-	dtl_sys__path(path, sizeof(path), root, DTL_DEBUGFS_DIR);
-	snprintf(why, whylen, "%s (debugfs, CONFIG_DTL)", path);
-	return dtl_sys__exists(root, DTL_DEBUGFS_DIR);
+	return dtl_source__probe(root, DTL_DEBUGFS_DIR, "debugfs, CONFIG_DTL", why, whylen);
 }
 
 const struct dtl_source_ops dtl_debugfs_ops = {

@@ -267,11 +267,8 @@ static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, s
 
 static bool perf_probe(const char *root, char *why, size_t whylen)
 {
-	char path[4096];
-
-	dtl_sys__path(path, sizeof(path), root, DTL_PMU_DIR);
-	snprintf(why, whylen, "%s (Linux 6.18+ on a shared-processor LPAR)", path);
-	return dtl_sys__exists(root, DTL_PMU_DIR);
+	return dtl_source__probe(root, DTL_PMU_DIR, "Linux 6.18+ on a shared-processor LPAR", why,
+				 whylen);
 }
 
 const struct dtl_source_ops dtl_perf_ops = {

@@ -358,20 +358,18 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			}
 			continue;
 		case DTL_REC_VPA_STEAL:
-			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
-				continue;
-			memset(c, 0, sizeof(*c));
-			c->cpu = ev.cpu;
-			c->have_vpa_steal = true;
-			c->vpa_steal = ev.value;
-			return 1;
 		case DTL_REC_STAT_STEAL:
 			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
 				continue;
 			memset(c, 0, sizeof(*c));
 			c->cpu = ev.cpu;
-			c->have_stat_steal = true;
-			c->stat_steal = ev.value;
+			if (ev.kind == DTL_REC_VPA_STEAL) {
+				c->have_vpa_steal = true;
+				c->vpa_steal = ev.value;
+			} else {
+				c->have_stat_steal = true;
+				c->stat_steal = ev.value;
+			}
 			return 1;
 		case DTL_REC_LPARCFG:
 			/* where the interval ends, the partition's counters as they were */

@@ -217,6 +217,16 @@ double dtl_source__recorded_interval(const struct dtl_source *src)
 	return src->recorded_interval_s;
 }
 
+bool dtl_source__probe(const char *root, const char *rel, const char *what, char *why,
+		       size_t whylen)
+{
+	char path[4096];
+
+	dtl_sys__path(path, sizeof(path), root, rel);
+	snprintf(why, whylen, "%s (%s)", path, what);
+	return dtl_sys__exists(root, rel);
+}
+
 void dtl_source__sleep(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
