@@ -11,7 +11,7 @@ empty=$(mktemp -d)
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$empty"' EXIT
 # --root at an empty directory: no lparcfg line from the machine this runs on
 tmux -L "$sock" new-session -d -s s -x 100 -y 24 \
-	"$DTLTOP --sim=vcpus=64,ent=8,pool=16,load=0.7 --root $empty --no-color; sleep 30"
+	"$DTLTOP --sim=vcpus=64,ent=6,pool=8,load=0.7 --root $empty --no-color; sleep 30"
 for _ in $(seq 200); do
 	# the first interval is on screen once a row shows dispatches
 	if tmux -L "$sock" capture-pane -p -t s | grep -qE '^ +0 +[1-9][0-9]*\.'; then

@@ -43,7 +43,7 @@ complete_words() { # words... : the completions of the last one
 	r=$(complete_words dtltop --sim=clock=v)
 	[ "$r" = "--sim=clock=virtual" ] || echo "FAIL --sim=clock=v: $r"
 	r=$(complete_words dtltop -s steal)
-	[ "$r" = "steal_us steal_pct" ] || echo "FAIL -s steal: $r"
+	[ "$r" = "steal_us steal_pct steal_vpa_diff_pct steal_stat_diff_pct" ] || echo "FAIL -s steal: $r"
 	r=$(complete_words dtltop -s -lat_p9)
 	[ "$r" = "-lat_p99_us" ] || echo "FAIL -s -lat_p9: $r"
 	r=$(complete_words dtltop --source sim -e pre)
