@@ -138,6 +138,28 @@ grep -q '^all: 0 dispatch cycles .*(VPA counters, no DTL: latency, reasons and f
 	{ n++; if ($c["lat_p99_us"] != "" || $c["steal_pct"] == "") bad++ }
 	END { exit !(n == 3 && !bad) }' && ok || fail "vpa source CSV: latency blank, steal known"
 
+# --- JSON Lines and InfluxDB line protocol: the CSV's figures, field for field
+"$DTLTOP" --sim=vps=2,smt=2,clock=virtual -b -n 2 --csv >"$tmp/f.csv" || fail "csv for the formats"
+"$DTLTOP" --sim=vps=2,smt=2,clock=virtual -b -n 2 --format=json >"$tmp/f.json" || fail "json"
+jq -e . "$tmp/f.json" >/dev/null && ok || fail "json: not JSON Lines"
+[ "$(wc -l <"$tmp/f.json")" -eq "$(($(wc -l <"$tmp/f.csv") - 1))" ] && ok || fail "json: a line per CSV row"
+# every field equal to the CSV's (numbers as numbers, null where the CSV is empty)
+jq -r '[to_entries[] | select(.key != "host") | .value // ""] | @tsv' "$tmp/f.json" |
+	paste -d'\t' - <(tail -n +2 "$tmp/f.csv" | tr ',' '\t') | awk -F'\t' '
+	{ h = NF / 2; for (i = 1; i <= h; i++) { a = $i; b = $(i + h)
+		if (a == b || (a ~ /^-?[0-9.]+$/ && b ~ /^-?[0-9.]+$/ && a - b < 1e-9 && b - a < 1e-9)) continue
+		print NR ": field " i ": json " a ", csv " b; bad++ } }
+	END { exit bad > 0 }' && ok || fail "json differs from the CSV"
+jq -e 'select(.cpu == "all") | .physc != null and .host != "" and (.steal_stat_diff_pct == null)' \
+	"$tmp/f.json" | grep -qv false && ok || fail "json: host, partition figures, nulls"
+"$DTLTOP" --sim=vps=2,smt=2,clock=virtual -b -n 2 --format=influx >"$tmp/f.influx" || fail "influx"
+# the line protocol: measurement,tags fields timestamp; integers with i; no empty fields
+[ "$(grep -Evc '^dtl,host=[^ ,]+,cpu=[0-9a-z]+ [a-zA-Z0-9_]+=[-0-9.]+i?(,[a-zA-Z0-9_]+=[-0-9.]+i?)* [0-9]{19}$' "$tmp/f.influx")" -eq 0 ] \
+	&& [ "$(wc -l <"$tmp/f.influx")" -eq 10 ] && ok \
+	|| fail "influx: not line protocol: $(head -c 300 "$tmp/f.influx")"
+grep -q '^dtl,host=[^ ]*,cpu=all .*dispatches=[0-9]*i,.*physc=[0-9.]*,.* 1735689602000000000$' "$tmp/f.influx" && ok \
+	|| fail "influx: the partition line of the second interval"
+
 # --- record and replay
 "$DTLTOP" --sim=vcpus=16,clock=virtual --seed 3 -b -n 12 -d 0.5 --csv -o "$tmp/live.csv" -w "$tmp/rec.dtl" \
 	|| fail "recording run"

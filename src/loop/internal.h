@@ -33,6 +33,7 @@ struct dtl_loop {
 	uint64_t replay_start_ns;	/* a replay's clock before its first interval */
 	struct witness *witness;	/* the VPA's, where readable (witness.c) */
 	struct statw *statw;		/* /proc/stat's steal, for live sources */
+	char host[256];			/* this machine's name */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -157,6 +158,7 @@ static void build_model(struct dtl_loop *l)
 
 	memset(m, 0, sizeof(*m));
 	m->table = &l->table;
+	m->host = dtl_source__host(l->src) ? dtl_source__host(l->src) : l->host;
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);
 	m->mask = dtl_source__mask(l->src);
@@ -351,6 +353,8 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	l->src = src;
 	l->clock = clock ? *clock : dtl_clock_real;
 	l->stop = stop;
+	if (gethostname(l->host, sizeof(l->host) - 1))
+		l->host[0] = '\0';
 	l->stats = dtl_stats__new(dtl_source__nr_cpus(src), dtl_source__tb_freq(src));
 	if (!l->stats) {
 		snprintf(err, errlen, "out of memory for %u CPUs", dtl_source__nr_cpus(src));

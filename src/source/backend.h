@@ -59,6 +59,7 @@ struct dtl_source {
 	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */
 	unsigned int core_threads;	/* hardware threads of a physical core (8) */
 	char note[640];			/* for the status line at start, or "" */
+	char host[256];			/* where the entries were captured, if not here */
 };
 
 /* For the live backends: the timebase register where there is one (POWER). */

@@ -192,6 +192,7 @@ static void start(struct dtl_source *src)
 	src->lparcfg = p->meta.lparcfg[0] ? p->meta.lparcfg : NULL;
 	if (p->meta.topo.known)
 		src->topo = p->meta.topo;
+	snprintf(src->host, sizeof(src->host), "%s", p->meta.host);
 	if (p->meta.core_threads)
 		src->core_threads = p->meta.core_threads;
 	src->recorded_interval_s = (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) * p->group;

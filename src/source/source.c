@@ -176,6 +176,11 @@ unsigned int dtl_source__core_threads(const struct dtl_source *src)
 	return src->core_threads;
 }
 
+const char *dtl_source__host(const struct dtl_source *src)
+{
+	return src->host[0] ? src->host : NULL;
+}
+
 const char *dtl_source__note(const struct dtl_source *src)
 {
 	return src->note[0] ? src->note : NULL;

@@ -104,6 +104,8 @@ int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_v
 bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */
 unsigned int dtl_source__core_threads(const struct dtl_source *src);
+/* The host a recording was made on, or NULL for this one. */
+const char *dtl_source__host(const struct dtl_source *src);
 /* Something to say at start (auto fell back to another backend), or NULL. */
 const char *dtl_source__note(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */

@@ -14,6 +14,7 @@
 
 struct dtl_model {
 	const struct dtl_table *table;
+	const char *host;		/* where the figures come from (a recording's host) */
 	const char *source;		/* "sim", "debugfs" */
 	const char *detail;
 	unsigned int mask;

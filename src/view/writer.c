@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct dtl_writer dtl_writer_text, dtl_writer_csv;
+extern const struct dtl_writer dtl_writer_text, dtl_writer_csv, dtl_writer_json, dtl_writer_influx;
 
 /* A new format is a line here; the first is the default. */
 static const struct dtl_writer *const writers[] = {
 	&dtl_writer_text,
 	&dtl_writer_csv,
+	&dtl_writer_json,
+	&dtl_writer_influx,
 };
 
 #define NR_WRITERS (sizeof(writers) / sizeof(writers[0]))

@@ -295,3 +295,26 @@ TEST(replay_jump_times_parse_or_are_refused)
 		CHECK_CONTAINS(err, "bad time '");
 	}
 }
+
+/* Hosts are outside text: escaped as each format asks, never breaking a line. */
+TEST(json_and_influx_escape_the_host)
+{
+	struct dtl_table t;
+	struct dtl_model m = { .source = "", .detail = "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fill(&t);
+	m.table = &t;
+	m.host = "lpar \"7\",a=b\\";
+	dtl_writers__find("json")->interval(f, &m);
+	dtl_writers__find("influx")->interval(f, &m);
+	fclose(f);
+	CHECK_CONTAINS(buf, "{\"host\":\"lpar \\\"7\\\",a=b\\\\\",\"timestamp\":");
+	CHECK_CONTAINS(buf, "\ndtl,host=lpar\\ \"7\"\\,a\\=b\\\\,cpu=0 interval_s=0.500,dispatches=1i,");
+	CHECK_CONTAINS(buf, ",cpu=all ");
+	CHECK(strstr(buf, "physc") == NULL || strstr(buf, "\"physc\":null") != NULL);
+	free(buf);
+	dtl_table__free(&t);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * json.c - --format=json: JSON Lines, one object per row per interval, with
+ * the CSV's field names, numbers as numbers, null where a figure is
+ * unknown, and the host; for jq, and for back-filling a database.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "table.h"
+#include "writer.h"
+
+/* s as a JSON string: the few characters that need it escaped. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r, const char *ts)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	char cell[64];
+
+	fputs("{\"host\":", f);
+	json_string(f, m->host ? m->host : "");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, ",\"%s\":", m->table->by_vp && c[i].kind == DTL_COL_CPU ? "vp" :
+			c[i].name);
+		dtl_col__csv(&c[i], r, ts, cell, sizeof(cell));
+		if (c[i].kind == DTL_COL_TIMESTAMP || (c[i].kind == DTL_COL_CPU && dtl_row__label(r)))
+			json_string(f, cell);
+		else if (!cell[0] || !isfinite(dtl_col__value(&c[i], r)))
+			fputs("null", f);	/* unknown, not 0 */
+		else if (c[i].kind == DTL_COL_MASK)
+			fprintf(f, "%u", r->mask);
+		else
+			fputs(cell, f);
+	}
+	fputs("}\n", f);
+}
+
+static void json_interval(FILE *f, const struct dtl_model *m)
+{
+	char ts[40];
+
+	dtl_timestamp(m->table->ts_ns, ts, sizeof(ts));
+	for (size_t i = 0; i < m->table->n; i++)
+		json_row(f, m, &m->table->rows[i], ts);
+	json_row(f, m, &m->table->all, ts);
+}
+
+const struct dtl_writer dtl_writer_json = {
+	.name = "json",
+	.help = "JSON Lines: an object per row per interval, the CSV's field names",
+	.interval = json_interval,
+};
