@@ -57,7 +57,7 @@ if command -v zsh >/dev/null; then
 	for o in $("$DTLTOP" --list-options | cut -f1 | grep -oE -- '--[a-z-]+'); do
 		grep -q -- "^([^)]*)$o[=[]" <<<"$specs" || echo "no zsh spec for $o"
 	done >"$tmp/zsh.out"
-	grep -qF -- '--format=[batch output format (default text)]:text|csv:(text csv)' <<<"$specs" \
+	grep -qF -- '--format=[batch output format (default text)]:text|csv|json|influx:(text csv json influx)' <<<"$specs" \
 		|| echo "zsh: --format values" >>"$tmp/zsh.out"
 	[ ! -s "$tmp/zsh.out" ] && ok || fail "zsh completion: $(cat "$tmp/zsh.out")"
 fi
