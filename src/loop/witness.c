@@ -8,7 +8,9 @@
  * drain: an entry written before that read is drained now or was lost, and
  * one written after it only makes the difference smaller for a moment, so
  * the count never runs ahead of the truth. The steal accumulators give the
- * steal the DTL's entries should add up to.
+ * steal the DTL's entries should add up to. A source with counters of its
+ * own (the simulator) is read after the drain, in step with what it handed
+ * out. /proc/stat's per-CPU steal, below, is a third opinion.
  */
 #include <stdio.h>
 #include <stdlib.h>

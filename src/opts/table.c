@@ -202,7 +202,7 @@ static const char *writer_names(void)
 #define REQ required_argument
 /* The last field is the setting's key in dtltoprc, NULL for the command line only. */
 static const struct opt opts[] = {
-	/* the backends' own rows follow this one (see rows()) */
+	/* the backends' own rows follow this one (see dtl_opts__rows()) */
 	{ "source", 0, REQ, NULL, "Sources", "where entries come from (default auto)",
 	  PARSE_ONE_OF(set_source, source_names), NULL },
 	{ "root", 0, REQ, "DIR", NULL, "read /proc, /sys and debugfs under DIR (default /)",
