@@ -27,8 +27,8 @@ src/stats/stats.c ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hi
 src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
 src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
 src/stats/stats.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
-src/stats/stats.c ^ c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> core_shift == 0); ^ c->migr_core += 0; ^ every migration called another core
-src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time
+src/stats/stats.c ^ c->migr_core += moved & ^ c->migr_core += 0 & ^ every migration called another core
+src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time
 src/platform/sys.c ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 2.0 / ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 1.0 / ^ lparcfg dispatches counted twice per cycle
 src/platform/sys.c ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / dtb; ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / (double)tb_freq; ^ app not per elapsed timebase
 src/loop/loop.c ^ \tlpar_row(l);\n ^  ^ physc never reaches the CSV
@@ -64,7 +64,7 @@ src/format/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb 
 src/format/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
 src/source/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
 src/source/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
-src/source/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset ^ replay -C shows and writes every CPU
+src/source/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ replay -C shows and writes every CPU
 src/source/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored
 src/source/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay
 src/source/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
