@@ -21,6 +21,7 @@ struct dtl_loop {
 	const volatile sig_atomic_t *stop;
 	struct dtl_view *view;		/* while running */
 	struct dtl_lparcfg lparcfg;
+	unsigned int nr_vps, smt;	/* of the CPUs online; nr_vps 0: unknown */
 	struct dtl_lparcfg lparcfg0, lparcfg_prev;	/* the first read, the one before */
 	struct dtl_lpar_figs lpar, lpar_total;	/* over the interval, since the start */
 	bool paused, since_start;
@@ -80,7 +81,6 @@ void loop_witness_close(struct dtl_loop *l);
 void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
 void loop_witness_read(struct dtl_loop *l);
 void loop_witness_settle(struct dtl_loop *l);
-bool loop_witness_on(const struct dtl_loop *l);
 void loop_statw_open(struct dtl_loop *l);
 void loop_statw_close(struct dtl_loop *l);
 void loop_statw_settle(struct dtl_loop *l);

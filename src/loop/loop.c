@@ -103,6 +103,9 @@ void loop_sync_online(struct dtl_loop *l)
 		dtl_stats__set_online(l->stats, cpu, on);
 		loop_rec_cpu(l, cpu, on);
 	}
+	/* the VPs change only with the CPUs: counted here, not at every frame */
+	l->nr_vps = dtl_source__topo(l->src)->known ?
+		    dtl_topo__count(dtl_source__topo(l->src), cpus, &l->smt) : 0;
 }
 
 /* The source's lparcfg (the simulator's, a recording's), else the machine's; NULL: none. */
@@ -164,9 +167,8 @@ static void build_model(struct dtl_loop *l)
 	m->mask = dtl_source__mask(l->src);
 	m->interval_s = l->o.interval_s;
 	m->nr_vcpus = dtl_stats__nr_online(l->stats);
-	if (dtl_source__topo(l->src)->known)
-		m->nr_vps = dtl_topo__count(dtl_source__topo(l->src), dtl_source__cpus(l->src),
-					    &m->smt);
+	m->nr_vps = l->nr_vps;
+	m->smt = l->smt;
 	m->paused = l->paused;
 	m->since_start = l->since_start;
 	m->lparcfg = &l->lparcfg;

@@ -255,8 +255,3 @@ void loop_statw_settle(struct dtl_loop *l)
 		w->have[cpu] = w->now_have[cpu];
 	}
 }
-
-bool loop_witness_on(const struct dtl_loop *l)
-{
-	return l->witness != NULL;
-}

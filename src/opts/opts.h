@@ -27,8 +27,6 @@ struct dtl_opts {
 	bool help, version;
 	bool no_color;
 	bool by_vp;		/* --group=vp */
-	const char *config;	/* --config FILE */
-	bool no_config;
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */

@@ -167,11 +167,10 @@ static int set_export(struct dtl_opts *o, const char *a, char *err, size_t errle
 	return pick_writer("export-format", a, &o->export_format, err, errlen);
 }
 
-/* Read before the other options (see dtl_opts__load_config()); here only remembered. */
-static int set_config(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+/* --config and --no-config act before the other options (dtl_opts__load_config()). */
+static int read_before(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	(void)err, (void)errlen;
-	o->config = a;
+	(void)o, (void)a, (void)err, (void)errlen;
 	return 0;
 }
 
@@ -237,8 +236,8 @@ static const struct opt opts[] = {
 	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)",
 	  FLAG(no_color), "no-color" },
 	{ "config", 0, REQ, "FILE", "Settings", "read settings from FILE instead of "
-	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(set_config), NULL },
-	{ "no-config", 0, NO, NULL, NULL, "read no settings file", FLAG(no_config), NULL },
+	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(read_before), NULL },
+	{ "no-config", 0, NO, NULL, NULL, "read no settings file", PARSE(read_before), NULL },
 	{ "help", 'h', NO, NULL, NULL, "this help", FLAG(help), NULL },
 	{ "version", 'V', NO, NULL, NULL, "version, libperf's origin, build", FLAG(version), NULL },
 };

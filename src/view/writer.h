@@ -27,8 +27,7 @@ const struct dtl_writer *dtl_writers__find(const char *name);
 /* "text or csv" (sep " or "), "text|csv" (sep "|"). */
 void dtl_writers__names(char *buf, size_t len, const char *sep);
 
-/* The formats' old names, for code that means one of them. */
-#define DTL_FORMAT_TEXT (dtl_writers__find("text"))
+/* The format's old name, for code that means it. */
 #define DTL_FORMAT_CSV (dtl_writers__find("csv"))
 
 /*

@@ -372,7 +372,8 @@ TEST(loop_batch_ends_quietly_when_the_reader_leaves_and_fails_on_errors)
 }
 
 /* A VPA file as debugfs shows it: 640 bytes, the counters big-endian where lppaca has them. */
-static void vpa_file(const char *root, unsigned int cpu, uint64_t dtl_idx, uint64_t steal)
+static void vpa_write(const char *root, unsigned int cpu, uint64_t dtl_idx, uint32_t yields,
+		      uint64_t steal, uint64_t idle)
 {
 	uint8_t b[640] = { 0 };
 	char rel[64];
@@ -380,9 +381,17 @@ static void vpa_file(const char *root, unsigned int cpu, uint64_t dtl_idx, uint6
 	for (int i = 0; i < 8; i++) {
 		b[0x218 + i] = (uint8_t)(dtl_idx >> (56 - 8 * i));
 		b[0x158 + i] = (uint8_t)(steal >> (56 - 8 * i));
+		b[0x168 + i] = (uint8_t)(idle >> (56 - 8 * i));
 	}
+	for (int i = 0; i < 4; i++)
+		b[0x100 + i] = (uint8_t)(yields >> (24 - 8 * i));
 	snprintf(rel, sizeof(rel), "sys/kernel/debug/powerpc/vpa/cpu-%u", cpu);
 	fakeroot_write(root, rel, b, sizeof(b));
+}
+
+static void vpa_file(const char *root, unsigned int cpu, uint64_t dtl_idx, uint64_t steal)
+{
+	vpa_write(root, cpu, dtl_idx, 0, steal, 0);
 }
 
 static const char *vpa_root;
@@ -441,17 +450,7 @@ extern const struct dtl_source_ops dtl_vpa_ops;
 static void vpa_counters(const char *root, unsigned int cpu, uint32_t yields, uint64_t steal,
 			 uint64_t idle)
 {
-	uint8_t b[640] = { 0 };
-	char rel[64];
-
-	for (int i = 0; i < 8; i++) {
-		b[0x158 + i] = (uint8_t)(steal >> (56 - 8 * i));
-		b[0x168 + i] = (uint8_t)(idle >> (56 - 8 * i));
-	}
-	for (int i = 0; i < 4; i++)
-		b[0x100 + i] = (uint8_t)(yields >> (24 - 8 * i));
-	snprintf(rel, sizeof(rel), "sys/kernel/debug/powerpc/vpa/cpu-%u", cpu);
-	fakeroot_write(root, rel, b, sizeof(b));
+	vpa_write(root, cpu, 0, yields, steal, idle);
 }
 
 static struct dtl_row vpa_rows[4];
