@@ -29,10 +29,16 @@ LIBPERF_LIBS := build/libperf/libperf.a build/libperf/libapi.a
 LIBPERF_DEP := build/libperf/.built
 LIBPERF_ORIGIN := static libperf from $(notdir $(LINUX_SRC))
 endif
-override CFLAGS += $(LIBPERF_CFLAGS)
+# libmicrohttpd for --listen, where pkg-config finds it (HTTP=0 builds without).
+HTTP ?= $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1 || echo 0)
+ifeq ($(HTTP),1)
+HTTP_CFLAGS := -DDTLTOP_HTTP $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
+HTTP_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd) -pthread
+endif
+override CFLAGS += $(LIBPERF_CFLAGS) $(HTTP_CFLAGS)
 override CPPFLAGS += -DDTLTOP_LIBPERF='"$(LIBPERF_ORIGIN)"'
-LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
-CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm
+LDLIBS := $(NCURSES_LIBS) $(LIBPERF_LIBS) -lcap -lzstd -lz -lm $(HTTP_LIBS)
+CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm $(HTTP_LIBS)
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -117,7 +123,7 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 PPC_CROSS ?= powerpc64le-linux-gnu-
 PPC_LIBPERF := build/ppc64le/libperf
 build/ppc64le/dtltop: $(SRCS) $(HDRS) $(PPC_LIBPERF)/.built
-	$(PPC_CROSS)gcc $(CPPFLAGS) $(CFLAGS) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
+	$(PPC_CROSS)gcc $(CPPFLAGS) $(filter-out $(HTTP_CFLAGS),$(CFLAGS)) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
 		-static -o $@ $(SRCS) $(PPC_LIBPERF)/libperf.a $(PPC_LIBPERF)/libapi.a \
 		-lncursesw -ltinfo -lcap -lzstd -lz -lm
 
@@ -169,6 +175,8 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=build/dtltop-san tests/truth.sh
 	DTLTOP=./dtltop tests/tui.sh
 	DTLTOP=build/dtltop-san tests/tui.sh
+	DTLTOP=./dtltop tests/exporter.sh
+	DTLTOP=build/dtltop-san tests/exporter.sh
 	tests/man.sh ./dtltop man/dtltop.1
 	DTLTOP=./dtltop tests/style.sh
 	@echo "make check-fast: all tests passed"

@@ -13,6 +13,7 @@
 #include "opts/opts.h"
 #include "tui/tui.h"
 #include "view/batch.h"
+#include "view/exporter.h"
 
 static volatile sig_atomic_t stop;
 
@@ -22,13 +23,20 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* The TUI, or the batch view where -b asks or no terminal is there (as atop). */
+/*
+ * The exporter where asked; else the TUI, or the batch view where -b asks
+ * or no terminal is there (as atop).
+ */
 static int run(struct dtl_loop *l, struct dtl_opts *o)
 {
 	struct dtl_view *v;
 	struct dtl_tui *tui;
 	int rc;
 
+	if (o->listen || o->textfile) {
+		v = dtl_exporter__open(o->listen, o->textfile);
+		return v ? dtl_exporter__close(v, dtl_loop__run(l, v)) : 2;
+	}
 	if (o->batch) {
 		v = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse);
 		return v ? dtl_batch__close(v, dtl_loop__run(l, v)) : 2;

@@ -161,6 +161,9 @@ static void build_model(struct dtl_loop *l)
 
 	memset(m, 0, sizeof(*m));
 	m->table = &l->table;
+	m->stats = l->stats;
+	m->intervals = dtl_stats__intervals(l->stats);
+	m->hist_by = l->o.hist_by;
 	m->host = dtl_source__host(l->src) ? dtl_source__host(l->src) : l->host;
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);

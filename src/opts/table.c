@@ -14,6 +14,7 @@
 
 #include "../dtl/dtl.h"
 #include "../view/columns.h"
+#include "../view/http.h"
 #include "../view/writer.h"
 #include "rows.h"
 
@@ -189,6 +190,37 @@ static int set_csv(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return set_format(o, a ? a : "csv", err, errlen);
 }
 
+static int set_hist_by(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	static const char *const by[] = { "vp", "partition", "cpu" };
+
+	for (unsigned int i = 0; i < 3; i++)
+		if (strcmp(a, by[i]) == 0) {
+			o->hist_by = (enum dtl_hist_by)i;
+			return 0;
+		}
+	snprintf(err, errlen, "bad --hist-by '%s' (want vp, partition or cpu)", a);
+	return -1;
+}
+
+static int set_listen(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	struct dtl_listen_addr addr;
+
+	o->listen = a;
+	return dtl_http__parse_addr(a, &addr, err, errlen);
+}
+
+static int set_textfile(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) > 3000) {
+		snprintf(err, errlen, "bad --textfile directory '%s'", a);
+		return -1;
+	}
+	o->textfile = a;
+	return 0;
+}
+
 static const char *writer_names(void)
 {
 	static char buf[128];
@@ -235,6 +267,12 @@ static const struct opt opts[] = {
 	  FLAG(list_options), NULL },
 	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)",
 	  FLAG(no_color), "no-color" },
+	{ "listen", 0, REQ, "[ADDR:]PORT", "Exporter", "serve the counters to Prometheus at "
+	  "http://ADDR:PORT/metrics (default ADDR 127.0.0.1), no TUI", PARSE(set_listen), "listen" },
+	{ "textfile", 0, REQ, "DIR", NULL, "write DIR/dtltop.prom each interval for "
+	  "node_exporter's textfile collector, no TUI", PARSE(set_textfile), "textfile" },
+	{ "hist-by", 0, REQ, "vp|partition|cpu", NULL, "the latency histogram's series in an "
+	  "exposition (default vp)", PARSE(set_hist_by), "hist-by" },
 	{ "config", 0, REQ, "FILE", "Settings", "read settings from FILE instead of "
 	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(read_before), NULL },
 	{ "no-config", 0, NO, NULL, NULL, "read no settings file", PARSE(read_before), NULL },

@@ -21,6 +21,7 @@ struct counts {
 	uint64_t migrations;
 	uint64_t migr_core;	/* of them, to a thread of the same physical core */
 	uint64_t steal_raw;	/* steal whole at its dispatch, as the VPA counts it */
+	uint64_t e2d_raw, w2r_raw;	/* two of the three phases, also whole at the dispatch */
 	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
 	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
 	uint64_t stat_steal, stat_cpus;	/* the same from /proc/stat */
@@ -235,6 +236,8 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
 	c->steal_ticks += steal;
 	c->steal_raw += steal;
+	c->e2d_raw += r->enqueue_to_dispatch;
+	c->w2r_raw += r->waiting_to_ready;
 	c->idle_ticks += r->waiting_to_ready;
 	if (__builtin_expect(a && wait_before(r->timebase, steal + r->waiting_to_ready, a), 0))
 		split_wait(v, r, a, o);
@@ -355,6 +358,8 @@ static void counts_add(struct counts *to, const struct counts *c)
 	to->migr_core += c->migr_core;
 	to->vpa_steal += c->vpa_steal;
 	to->steal_raw += c->steal_raw;
+	to->e2d_raw += c->e2d_raw;
+	to->w2r_raw += c->w2r_raw;
 	to->vpa_cpus += c->vpa_cpus;
 	to->stat_steal += c->stat_steal;
 	to->stat_cpus += c->stat_cpus;
@@ -436,6 +441,9 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 					   (double)c->stat_steal;
 		row->known |= DTL_KNOWN_STAT;
 	}
+	row->e2d_s = (double)c->e2d_raw / (double)s->tb_freq;
+	row->r2e_s = (double)(c->steal_raw - c->e2d_raw) / (double)s->tb_freq;
+	row->w2r_s = (double)c->w2r_raw / (double)s->tb_freq;
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
 	if (row->run_pct < 0)
 		row->run_pct = 0;
@@ -613,4 +621,36 @@ int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, str
 		make_row(s, sum, vp, s->total_s, s->total_ticks, s->total_mask, n, s->total_n, row);
 	free(sum);
 	return n ? 0 : -1;
+}
+
+uint64_t dtl_stats__tb_freq(const struct dtl_stats *s)
+{
+	return s->tb_freq;
+}
+
+int dtl_stats__vp_of(const struct dtl_stats *s, unsigned int cpu)
+{
+	if (cpu >= s->nr_cpus)
+		return -1;
+	return s->vp ? (int)s->vp[cpu] : (int)cpu;
+}
+
+int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist)
+{
+	bool any = false;
+
+	memset(hist, 0, DTL_HIST_BUCKETS * sizeof(*hist));
+	if (vp && (!s->vp || id < 0 || (unsigned int)id >= s->nr_cpus ||
+		   s->vp[id] != (uint32_t)id))
+		return -1;
+	for (unsigned int i = 0; i < s->nr_cpus; i++) {
+		const struct vcpu *v = &s->v[i];
+
+		if (!v->online || (id != DTL_ROW_ALL && (vp ? s->vp[i] : i) != (unsigned int)id))
+			continue;
+		for (unsigned int b = 0; b < DTL_HIST_BUCKETS; b++)
+			hist[b] += v->total.hist[b];
+		any = true;
+	}
+	return any ? 0 : -1;
 }

@@ -46,6 +46,11 @@ struct dtl_row {
 	uint64_t preempt[DTL_N_PREEMPT + 1];	/* last slot: "other" */
 	uint64_t dispatch[DTL_N_DISPATCH + 1];
 	uint64_t threads;		/* CPUs folded in: 1, a VP's online threads, or all */
+	/*
+	 * The three waits, each whole at the dispatch that ends it (never split
+	 * at an interval's edge): since-start sums that only grow, for counters.
+	 */
+	double e2d_s, r2e_s, w2r_s;	/* enqueue_to_dispatch, ready_to_enqueue, waiting_to_ready */
 	double run_pct;			/* 100 - steal_pct - idle_pct: running, as far as traced */
 	/* Figures known only sometimes; known says which (DTL_KNOWN_*). */
 	unsigned int known;
@@ -117,6 +122,16 @@ int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, str
 /* Fills *row; returns -1 if cpu is out of range or offline. */
 int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 		   struct dtl_row *row);
+
+uint64_t dtl_stats__tb_freq(const struct dtl_stats *s);
+/* The first CPU of cpu's VP (cpu itself where VPs are unknown); -1 out of range. */
+int dtl_stats__vp_of(const struct dtl_stats *s, unsigned int cpu);
+/*
+ * The since-start latency histogram (DTL_HIST_BUCKETS counts) of a CPU, a
+ * VP (vp true, id its first CPU) or the partition (DTL_ROW_ALL), online
+ * CPUs only; -1 where none is online or id names nothing.
+ */
+int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist);
 
 /* Latency histogram: exposed so tests can state expectations in its terms. */
 #define DTL_HIST_BUCKETS 240

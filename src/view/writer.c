@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct dtl_writer dtl_writer_text, dtl_writer_csv, dtl_writer_json, dtl_writer_influx;
+extern const struct dtl_writer dtl_writer_text, dtl_writer_csv, dtl_writer_json, dtl_writer_influx,
+	dtl_writer_prom, dtl_writer_openmetrics;
 
 /* A new format is a line here; the first is the default. */
 static const struct dtl_writer *const writers[] = {
@@ -15,6 +16,8 @@ static const struct dtl_writer *const writers[] = {
 	&dtl_writer_csv,
 	&dtl_writer_json,
 	&dtl_writer_influx,
+	&dtl_writer_prom,
+	&dtl_writer_openmetrics,
 };
 
 #define NR_WRITERS (sizeof(writers) / sizeof(writers[0]))

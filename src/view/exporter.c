@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * exporter.c - the exporter view (--listen, --textfile): no screen; each
+ * interval the since-start counters become an exposition, served over HTTP
+ * and/or written to DIR/dtltop.prom by temporary file and rename, so
+ * node_exporter never reads half a file.
+ */
+#include "exporter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "metrics.h"
+
+struct exporter {
+	struct dtl_view view;
+	struct dtl_http *http;
+	const char *dir;
+	char path[4096], tmp[4096];
+};
+
+/* The exposition as one malloc'd buffer; NULL out of memory. */
+static char *render(const struct dtl_model *m, bool om, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f)
+		return NULL;
+	if (dtl_metrics__write(f, m, om) || ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_textfile(struct exporter *e, const char *buf, size_t len)
+{
+	int fd = open(e->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	size_t off = 0;
+
+	if (fd < 0) {
+		fprintf(stderr, "dtltop: cannot create %s: %s\n", e->tmp, strerror(errno));
+		return -1;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "dtltop: writing %s: %s\n", e->tmp, strerror(errno));
+			close(fd);
+			unlink(e->tmp);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) || rename(e->tmp, e->path)) {
+		fprintf(stderr, "dtltop: cannot write %s: %s\n", e->path, strerror(errno));
+		unlink(e->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int exporter_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct exporter *e = v->priv;
+	size_t prom_len = 0, om_len = 0;
+	char *prom, *om = NULL;
+
+	if (!fresh && m->intervals)
+		return 0;
+	prom = render(m, false, &prom_len);
+	if (prom && e->http)
+		om = render(m, true, &om_len);
+	if (!prom || (e->http && !om)) {
+		fprintf(stderr, "dtltop: out of memory for the exposition\n");
+		free(prom);
+		free(om);
+		return -1;
+	}
+	if (e->dir && write_textfile(e, prom, prom_len)) {
+		free(prom);
+		free(om);
+		return -1;
+	}
+	if (e->http)
+		return dtl_http__publish(e->http, prom, prom_len, om, om_len) ? -1 : 0;
+	free(prom);
+	return 0;
+}
+
+static const struct dtl_view_ops exporter_ops = {
+	.interactive = false,
+	.show = exporter_show,
+};
+
+struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+	struct dtl_listen_addr addr;
+	char err[512];
+
+	if (!e) {
+		fprintf(stderr, "dtltop: out of memory\n");
+		return NULL;
+	}
+	e->view = (struct dtl_view){ &exporter_ops, e };
+	if (dir) {
+		e->dir = dir;
+		if (snprintf(e->path, sizeof(e->path), "%s/dtltop.prom", dir) >= (int)sizeof(e->path) ||
+		    snprintf(e->tmp, sizeof(e->tmp), "%s/.dtltop.prom.%ld", dir, (long)getpid()) >=
+		    (int)sizeof(e->tmp)) {
+			fprintf(stderr, "dtltop: --textfile directory too long: %s\n", dir);
+			goto fail;
+		}
+		if (access(dir, W_OK)) {
+			fprintf(stderr, "dtltop: cannot write to --textfile directory %s: %s\n", dir,
+				strerror(errno));
+			goto fail;
+		}
+	}
+	if (listen) {
+		if (dtl_http__parse_addr(listen, &addr, err, sizeof(err)) ||
+		    !(e->http = dtl_http__start(&addr, err, sizeof(err)))) {
+			fprintf(stderr, "dtltop: %s\n", err);
+			goto fail;
+		}
+		fprintf(stderr, "dtltop: serving metrics at http://%s/metrics\n", addr.text);
+	}
+	return &e->view;
+fail:
+	free(e);
+	return NULL;
+}
+
+int dtl_exporter__close(struct dtl_view *v, int rc)
+{
+	struct exporter *e;
+
+	if (!v)
+		return rc;
+	e = v->priv;
+	dtl_http__stop(e->http);
+	free(e);
+	return rc;
+}

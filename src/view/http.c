@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * http.c - the exporter's HTTP server, on libmicrohttpd: it parses HTTP,
+ * limits connections, request sizes and idle time, and reference-counts
+ * responses, so this file only says what to answer. Built without
+ * libmicrohttpd (the static ppc64le binary), --listen says so and
+ * --textfile remains.
+ */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, size_t errlen)
+{
+	char host[64] = "127.0.0.1";
+	const char *port = s, *colon = strrchr(s, ':');
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res;
+	char *end;
+	long p;
+
+	if (colon) {
+		size_t n = (size_t)(colon - s);
+
+		if (s[0] == '[' && n >= 2 && s[n - 1] == ']')	/* [v6]:port */
+			s++, n -= 2;
+		if (n == 0 || n >= sizeof(host)) {
+			snprintf(err, errlen, "bad --listen address in '%s' (want [ADDR:]PORT)", s);
+			return -1;
+		}
+		memcpy(host, s, n);
+		host[n] = '\0';
+		port = colon + 1;
+	}
+	p = strtol(port, &end, 10);
+	if (!*port || *end || p < 1 || p > 65535) {
+		snprintf(err, errlen, "bad --listen port '%s' (want 1-65535, as [ADDR:]PORT)", port);
+		return -1;
+	}
+	if (getaddrinfo(host, port, &hints, &res) || !res) {
+		snprintf(err, errlen, "bad --listen address '%s': not an address of this machine",
+			 host);
+		return -1;
+	}
+	memcpy(&a->ss, res->ai_addr, res->ai_addrlen);
+	a->len = res->ai_addrlen;
+	snprintf(a->text, sizeof(a->text), res->ai_family == AF_INET6 ? "[%s]:%ld" : "%s:%ld",
+		 host, p);
+	freeaddrinfo(res);
+	return 0;
+}
+
+#ifdef DTLTOP_HTTP
+#include <microhttpd.h>
+#include <pthread.h>
+
+struct dtl_http {
+	struct MHD_Daemon *d;
+	pthread_mutex_t lock;
+	struct MHD_Response *prom, *om, *index, *missing, *method;
+	unsigned long scrapes;
+};
+
+static const char index_page[] =
+	"<!DOCTYPE html><html><head><title>dtltop exporter</title></head><body>"
+	"<h1>dtltop exporter</h1><p>The hypervisor's dispatch trace log as metrics: "
+	"<a href=\"/metrics\">/metrics</a>.</p></body></html>\n";
+
+static struct MHD_Response *fixed(const char *body, const char *type)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body,
+								 MHD_RESPMEM_PERSISTENT);
+
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	return r;
+}
+
+/* Prometheus asks for OpenMetrics first; curl and the textfile way get the text format. */
+static bool wants_om(struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_ACCEPT);
+
+	return accept && strstr(accept, "application/openmetrics-text");
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_len, void **state)
+{
+	struct dtl_http *h = cls;
+	struct MHD_Response *r;
+	unsigned int status = MHD_HTTP_OK;
+	enum MHD_Result ret;
+
+	(void)version, (void)upload;
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->method);
+	if (!*state || *upload_len) {	/* the headers' call, then any body, dropped */
+		*state = h;
+		*upload_len = 0;
+		return MHD_YES;
+	}
+	pthread_mutex_lock(&h->lock);
+	if (strcmp(url, "/metrics") == 0) {
+		r = wants_om(c) ? h->om : h->prom;
+		h->scrapes++;
+	} else if (strcmp(url, "/") == 0) {
+		r = h->index;
+	} else {
+		r = h->missing;
+		status = MHD_HTTP_NOT_FOUND;
+	}
+	ret = MHD_queue_response(c, status, r);	/* takes its own reference */
+	pthread_mutex_unlock(&h->lock);
+	return ret;
+}
+
+static struct MHD_Response *exposition(char *buf, size_t len, const char *type)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
+		len, buf, free, buf);
+
+	if (!r)
+		return NULL;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	return r;
+}
+
+int dtl_http__publish(struct dtl_http *h, char *prom, size_t prom_len, char *om, size_t om_len)
+{
+	struct MHD_Response *p = exposition(prom, prom_len, "text/plain; version=0.0.4; "
+					    "charset=utf-8");
+	struct MHD_Response *o = p ? exposition(om, om_len, "application/openmetrics-text; "
+						"version=1.0.0; charset=utf-8") : NULL;
+	struct MHD_Response *old_p, *old_o;
+
+	if (!o) {
+		if (p)
+			MHD_destroy_response(p);	/* frees prom */
+		else
+			free(prom);
+		free(om);
+		return -1;
+	}
+	pthread_mutex_lock(&h->lock);
+	old_p = h->prom, old_o = h->om;
+	h->prom = p, h->om = o;
+	pthread_mutex_unlock(&h->lock);
+	/* a scrape still sending them holds its own reference */
+	if (old_p)
+		MHD_destroy_response(old_p);
+	if (old_o)
+		MHD_destroy_response(old_o);
+	return 0;
+}
+
+unsigned long dtl_http__scrapes(struct dtl_http *h)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&h->lock);
+	n = h->scrapes;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+static void responses_free(struct dtl_http *h)
+{
+	struct MHD_Response *all[] = { h->prom, h->om, h->index, h->missing, h->method };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (all[i])
+			MHD_destroy_response(all[i]);
+}
+
+/*
+ * Limits: a scraper per connection and then some; 32 KiB of request (a
+ * larger header is answered 431 and closed); 5 s without a byte closes a
+ * connection, so a client that sends nothing is cut off without harm.
+ */
+#define HTTP_CONNECTIONS 128
+#define HTTP_MEMORY (32 * 1024)
+#define HTTP_IDLE_S 5
+
+struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
+{
+	struct dtl_http *h = calloc(1, sizeof(*h));
+	char *empty = strdup(""), *empty_om = strdup("# EOF\n");
+
+	if (!h || !empty || !empty_om) {
+		snprintf(err, errlen, "out of memory");
+		free(h), free(empty), free(empty_om);
+		return NULL;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	h->index = fixed(index_page, "text/html; charset=utf-8");
+	h->missing = fixed("not found: try /metrics\n", "text/plain; charset=utf-8");
+	h->method = fixed("only GET and HEAD\n", "text/plain; charset=utf-8");
+	if (!h->index || !h->missing || !h->method ||
+	    dtl_http__publish(h, empty, 0, empty_om, strlen(empty_om))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL,
+				answer, h,
+				MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&a->ss,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_S,
+				MHD_OPTION_END);
+	if (!h->d) {
+		snprintf(err, errlen, "cannot listen on %s (in use, or not this machine's address)",
+			 a->text);
+		goto fail;
+	}
+	return h;
+fail:
+	responses_free(h);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+	return NULL;
+}
+
+void dtl_http__stop(struct dtl_http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	responses_free(h);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+#else	/* built without libmicrohttpd */
+
+struct dtl_http {
+	int unused;
+};
+
+struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
+{
+	(void)a;
+	snprintf(err, errlen, "this dtltop was built without libmicrohttpd: no --listen "
+		 "(--textfile works)");
+	return NULL;
+}
+
+int dtl_http__publish(struct dtl_http *h, char *prom, size_t prom_len, char *om, size_t om_len)
+{
+	(void)h, (void)prom_len, (void)om_len;
+	free(prom);
+	free(om);
+	return -1;
+}
+
+unsigned long dtl_http__scrapes(struct dtl_http *h)
+{
+	(void)h;
+	return 0;
+}
+
+void dtl_http__stop(struct dtl_http *h)
+{
+	(void)h;
+}
+#endif

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * metrics.c - the since-start counters as a Prometheus exposition: the
+ * text format 0.0.4 (node_exporter's textfile collector, curl) or
+ * OpenMetrics 1.0 (what Prometheus asks for). The two differ only in the
+ * metadata lines and the closing "# EOF"; the samples are the same bytes.
+ *
+ * Counters come from the stats' totals, which only grow: a wait counts
+ * whole at the dispatch that ends it, so no interval edge ever takes back
+ * what an earlier scrape saw. Unknown figures are left out, never 0.
+ */
+#include "metrics.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../dtl/dtl.h"
+
+enum kind { COUNTER, GAUGE, INFO, HISTOGRAM };
+
+/* Metadata of a family: name without "_total"/"_info", as OpenMetrics names it. */
+static void family(FILE *f, bool om, const char *name, enum kind k, const char *unit,
+		   const char *help)
+{
+	static const char *const types[] = { "counter", "gauge", "info", "histogram" };
+	const char *suffix = "";
+
+	if (!om && k == COUNTER)
+		suffix = "_total";
+	else if (!om && k == INFO)
+		suffix = "_info";
+	fprintf(f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help, name, suffix,
+		!om && k == INFO ? "gauge" : types[k]);
+	if (om && unit)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
+}
+
+/* A label value: backslash, quote and newline escaped, as both formats want. */
+static void label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+struct rows {
+	struct dtl_row *r;	/* since-start, one per online CPU */
+	size_t n;
+	bool dtl;		/* any row from DTL entries: reasons and latency are known */
+};
+
+static int collect(const struct dtl_stats *s, struct rows *rs)
+{
+	unsigned int n = dtl_stats__nr_cpus(s);
+
+	rs->r = calloc(n ? n : 1, sizeof(*rs->r));
+	if (!rs->r)
+		return -1;
+	rs->n = 0;
+	rs->dtl = false;
+	for (unsigned int c = 0; c < n; c++)
+		if (dtl_stats__row(s, (int)c, DTL_SPAN_TOTAL, &rs->r[rs->n]) == 0) {
+			rs->dtl |= (rs->r[rs->n].known & DTL_KNOWN_DTL) != 0;
+			rs->n++;
+		}
+	return 0;
+}
+
+static void source_info(FILE *f, bool om, const struct dtl_model *m)
+{
+	char mask[64];
+
+	dtl_mask__format(m->mask, mask, sizeof(mask));
+	family(f, om, "dtl_up", GAUGE, NULL, "1 while dtltop delivers DTL figures.");
+	fputs("dtl_up 1\n", f);
+	family(f, om, "dtl_source", INFO, NULL,
+	       "Where the entries come from and the DTL event mask traced.");
+	fputs("dtl_source_info{source=\"", f);
+	label(f, m->source ? m->source : "");
+	fputs("\",mask=\"", f);
+	label(f, mask);
+	fputs("\"} 1\n", f);
+	family(f, om, "dtl_intervals", COUNTER, NULL, "Intervals dtltop has ended since it started.");
+	fprintf(f, "dtl_intervals_total %llu\n", (unsigned long long)m->intervals);
+}
+
+static void cpu_info(FILE *f, bool om, const struct dtl_model *m, const struct rows *rs)
+{
+	family(f, om, "dtl_cpu", INFO, NULL,
+	       "A logical CPU online, and its virtual processor (named by its first CPU).");
+	for (size_t i = 0; i < rs->n; i++)
+		fprintf(f, "dtl_cpu_info{cpu=\"%d\",vp=\"%d\"} 1\n", rs->r[i].cpu,
+			dtl_stats__vp_of(m->stats, (unsigned int)rs->r[i].cpu));
+}
+
+/*
+ * One series per reason name: the DTL has two codes for
+ * firmware_internal_event (1 and 5), summed as the CSV's column sums them.
+ */
+static void by_reason(FILE *f, const char *metric, const struct rows *rs, bool dispatch)
+{
+	unsigned int n = dispatch ? DTL_N_DISPATCH : DTL_N_PREEMPT;
+	const char *(*name)(unsigned int) = dispatch ? dtl_dispatch__name : dtl_preempt__name;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const uint64_t *c = dispatch ? rs->r[i].dispatch : rs->r[i].preempt;
+
+		for (unsigned int k = 0; k <= n; k++) {
+			unsigned long long v = 0;
+			unsigned int j;
+
+			for (j = 0; j < k && strcmp(name(j), name(k)) != 0; j++)
+				;
+			if (j < k)
+				continue;	/* summed under its first code */
+			for (j = k; j <= n; j++)
+				if (strcmp(name(j), name(k)) == 0)
+					v += c[j];
+			fprintf(f, "%s_total{cpu=\"%d\",reason=\"%s\"} %llu\n", metric, rs->r[i].cpu,
+				name(k), v);
+		}
+	}
+}
+
+static void reasons(FILE *f, bool om, const struct rows *rs)
+{
+	family(f, om, "dtl_dispatches", COUNTER, NULL,
+	       "Dispatches of the CPU by the hypervisor, by dispatch reason.");
+	by_reason(f, "dtl_dispatches", rs, true);
+	family(f, om, "dtl_preempts", COUNTER, NULL,
+	       "Preemptions of the CPU that ended in a dispatch, by preempt reason.");
+	by_reason(f, "dtl_preempts", rs, false);
+}
+
+static void waits(FILE *f, bool om, const struct rows *rs)
+{
+	family(f, om, "dtl_wait_seconds", COUNTER, "seconds",
+	       "Time the CPU waited, by phase: enqueue_to_dispatch and ready_to_enqueue are "
+	       "steal, waiting_to_ready is idle (ceded).");
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct dtl_row *r = &rs->r[i];
+
+		fprintf(f, "dtl_wait_seconds_total{cpu=\"%d\",phase=\"enqueue_to_dispatch\"} %.9g\n"
+			"dtl_wait_seconds_total{cpu=\"%d\",phase=\"ready_to_enqueue\"} %.9g\n"
+			"dtl_wait_seconds_total{cpu=\"%d\",phase=\"waiting_to_ready\"} %.9g\n",
+			r->cpu, r->e2d_s, r->cpu, r->r2e_s, r->cpu, r->w2r_s);
+	}
+}
+
+static void losses(FILE *f, bool om, const struct rows *rs)
+{
+	family(f, om, "dtl_lost_entries", COUNTER, NULL,
+	       "DTL entries the hypervisor or the kernel counted as lost.");
+	for (size_t i = 0; i < rs->n; i++)
+		fprintf(f, "dtl_lost_entries_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+			(unsigned long long)rs->r[i].lost);
+	family(f, om, "dtl_gaps", COUNTER, NULL,
+	       "Gaps of unknown size in the entry stream (perf AUX records flagged truncated).");
+	for (size_t i = 0; i < rs->n; i++)
+		fprintf(f, "dtl_gaps_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+			(unsigned long long)rs->r[i].gaps);
+	family(f, om, "dtl_bad_entries", COUNTER, NULL,
+	       "Entries that went back in time or carried no timebase, skipped.");
+	for (size_t i = 0; i < rs->n; i++)
+		fprintf(f, "dtl_bad_entries_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+			(unsigned long long)rs->r[i].bad);
+}
+
+static void migrations(FILE *f, bool om, const struct rows *rs)
+{
+	family(f, om, "dtl_migrations", COUNTER, NULL,
+	       "Dispatches on another physical processor than the last: within its core, or not.");
+	for (size_t i = 0; i < rs->n; i++)
+		fprintf(f, "dtl_migrations_total{cpu=\"%d\",scope=\"core\"} %llu\n"
+			"dtl_migrations_total{cpu=\"%d\",scope=\"other\"} %llu\n", rs->r[i].cpu,
+			(unsigned long long)rs->r[i].migr_core, rs->r[i].cpu,
+			(unsigned long long)rs->r[i].migr_other);
+}
+
+/*
+ * Bucket bounds at powers of two of timebase ticks (2 us to 1 s at
+ * 512 MHz): every one is an edge of the stats' log-linear buckets, so the
+ * counts are exact but for an entry of exactly 2^k ticks, counted above.
+ */
+#define LE_FIRST 10
+#define LE_LAST 29
+
+static void one_hist(FILE *f, const struct dtl_model *m, const char *lbl, const uint64_t *h,
+		     double sum_s)
+{
+	double tb = (double)dtl_stats__tb_freq(m->stats);
+	uint64_t cum = 0;
+	unsigned int b = 0;
+
+	for (unsigned int k = LE_FIRST; k <= LE_LAST; k++) {
+		for (; b < DTL_HIST_BUCKETS && dtl_hist__value(b) < (1ull << k); b++)
+			cum += h[b];
+		fprintf(f, "dtl_dispatch_latency_seconds_bucket{%s%sle=\"%.9g\"} %llu\n", lbl,
+			*lbl ? "," : "", (double)(1ull << k) / tb, (unsigned long long)cum);
+	}
+	for (; b < DTL_HIST_BUCKETS; b++)
+		cum += h[b];
+	fprintf(f, "dtl_dispatch_latency_seconds_bucket{%s%sle=\"+Inf\"} %llu\n", lbl,
+		*lbl ? "," : "", (unsigned long long)cum);
+	fprintf(f, "dtl_dispatch_latency_seconds_sum%s%s%s %.9g\n", *lbl ? "{" : "", lbl,
+		*lbl ? "}" : "", sum_s);
+	fprintf(f, "dtl_dispatch_latency_seconds_count%s%s%s %llu\n", *lbl ? "{" : "", lbl,
+		*lbl ? "}" : "", (unsigned long long)cum);
+}
+
+static void latency(FILE *f, bool om, const struct dtl_model *m, const struct rows *rs)
+{
+	uint64_t h[DTL_HIST_BUCKETS];
+	struct dtl_row r;
+	char lbl[32];
+
+	family(f, om, "dtl_dispatch_latency_seconds", HISTOGRAM, "seconds",
+	       "Dispatch latency (enqueue_to_dispatch) of each dispatch.");
+	if (m->hist_by == DTL_HIST_BY_PARTITION || (m->hist_by == DTL_HIST_BY_VP && !m->nr_vps)) {
+		if (dtl_stats__hist(m->stats, DTL_ROW_ALL, false, h) == 0 &&
+		    dtl_stats__row(m->stats, DTL_ROW_ALL, DTL_SPAN_TOTAL, &r) == 0)
+			one_hist(f, m, "", h, r.e2d_s);
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		int id = rs->r[i].cpu;
+		bool vp = m->hist_by == DTL_HIST_BY_VP;
+
+		if (vp && dtl_stats__vp_of(m->stats, (unsigned int)id) != id)
+			continue;	/* a VP is named by its first CPU */
+		if (dtl_stats__hist(m->stats, id, vp, h) ||
+		    (vp ? dtl_stats__vp_row(m->stats, id, DTL_SPAN_TOTAL, &r)
+			: dtl_stats__row(m->stats, id, DTL_SPAN_TOTAL, &r)))
+			continue;
+		snprintf(lbl, sizeof(lbl), "%s=\"%d\"", vp ? "vp" : "cpu", id);
+		one_hist(f, m, lbl, h, r.e2d_s);
+	}
+}
+
+static void gauge(FILE *f, bool om, const char *name, const char *help, double v)
+{
+	family(f, om, name, GAUGE, NULL, help);
+	fprintf(f, "%s %.9g\n", name, v);
+}
+
+static void lpar(FILE *f, bool om, const struct dtl_model *m)
+{
+	const struct dtl_lparcfg *l = m->lparcfg;
+	const struct dtl_lpar_figs *g = m->lpar;
+	double tb = (double)dtl_stats__tb_freq(m->stats);
+
+	if (!l || !l->present)
+		return;
+	gauge(f, om, "lpar_shared", "1 for a shared-processor partition.", l->shared);
+	gauge(f, om, "lpar_capped", "1 for a capped partition.", l->capped);
+	if (l->have_ent)
+		gauge(f, om, "lpar_entitled_processors", "Entitled capacity, in processors.",
+		      l->entitlement);
+	if (l->have_vps)
+		gauge(f, om, "lpar_virtual_processors", "Active virtual processors.",
+		      l->active_vps);
+	if (l->have_pool)
+		gauge(f, om, "lpar_pool_processors", "Capacity of the shared processor pool.",
+		      l->pool_capacity);
+	if (l->have_weight)
+		gauge(f, om, "lpar_capacity_weight", "Uncapped weight (0-255).", l->weight);
+	if (l->have_purr) {
+		family(f, om, "lpar_consumed_processor_seconds", COUNTER, "seconds",
+		       "Processor time consumed (PURR): its rate is physc.");
+		fprintf(f, "lpar_consumed_processor_seconds_total %.9g\n", (double)l->purr / tb);
+	}
+	if (l->have_pool_idle) {
+		family(f, om, "lpar_pool_idle_processor_seconds", COUNTER, "seconds",
+		       "Idle time of the pool's processors: its rate is app.");
+		fprintf(f, "lpar_pool_idle_processor_seconds_total %.9g\n",
+			(double)l->pool_idle_time / tb);
+	}
+	if (g && (g->known & DTL_LPARF_PHYSC))
+		gauge(f, om, "lpar_physc", "Processors consumed over the last interval.", g->physc);
+	if (g && (g->known & DTL_LPARF_ENTC))
+		gauge(f, om, "lpar_entitlement_used_ratio",
+		      "physc over entitled capacity in the last interval (1 = all of it).",
+		      g->entc_pct / 100);
+	if (g && (g->known & DTL_LPARF_APP))
+		gauge(f, om, "lpar_pool_idle_processors",
+		      "Idle processors of the pool over the last interval (lparstat's app).", g->app);
+}
+
+int dtl_metrics__write(FILE *f, const struct dtl_model *m, bool om)
+{
+	struct rows rs;
+
+	if (!m->stats || collect(m->stats, &rs))
+		return -1;
+	source_info(f, om, m);
+	cpu_info(f, om, m, &rs);
+	if (rs.dtl) {	/* only counters (--source=vpa): no reasons, phases or latency */
+		reasons(f, om, &rs);
+		latency(f, om, m, &rs);
+		waits(f, om, &rs);
+		migrations(f, om, &rs);
+	}
+	losses(f, om, &rs);
+	lpar(f, om, m);
+	if (om)
+		fputs("# EOF\n", f);
+	free(rs.r);
+	return 0;
+}
+
+static void prom_end(FILE *f, const struct dtl_model *m)
+{
+	dtl_metrics__write(f, m, false);
+}
+
+static void om_end(FILE *f, const struct dtl_model *m)
+{
+	dtl_metrics__write(f, m, true);
+}
+
+/* In a batch run the since-start counters are written once, at the end. */
+const struct dtl_writer dtl_writer_prom = {
+	.name = "prom",
+	.help = "Prometheus text format of the since-start counters, at the end",
+	.end = prom_end,
+};
+
+const struct dtl_writer dtl_writer_openmetrics = {
+	.name = "openmetrics",
+	.help = "OpenMetrics 1.0 of the since-start counters, at the end",
+	.end = om_end,
+};

@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The exposition (--format=prom|openmetrics, --textfile, --listen), checked
+# with Prometheus' own tools: promtool on the text, and Debian's prometheus
+# server scraping a simulated LPAR, its figures against the CSV of the same run.
+. "$(dirname "$0")/lib.sh"
+SIM="--sim=vcpus=16,clock=virtual"
+PROMETHEUS=${PROMETHEUS:-prometheus}
+
+# free_port: a TCP port nobody listens on now
+free_port() {
+	while :; do
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 30000 ))
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
+	done
+}
+# metric FILE NAME_REGEX: the sum of the samples whose name and labels match
+metric() {
+	awk -v re="$2" '$1 ~ "^" re { s += $NF } END { printf "%.9g\n", s }' "$1"
+}
+# csv_sum FILE COL: the column's sum over the CPU rows (not the "all" row)
+csv_sum() {
+	csv_cols "$1" cpu,"$2" | awk -F, 'NR > 1 && $1 ~ /^[0-9]+$/ { s += $2 } END { printf "%.9g\n", s }'
+}
+# close_to A B REL: |A - B| <= REL * max(|B|, 1e-9)
+close_to() {
+	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b;
+		if (m < 1e-9) m = 1e-9; exit !(d <= r * m) }'
+}
+
+# 1. The text format: promtool's lint, and the same figures as the CSV
+"$DTLTOP" $SIM --seed 4 -b -n 3 --format=prom >"$tmp/3.prom" || fail "prom run"
+"$DTLTOP" $SIM --seed 4 -b -n 3 --format=csv >"$tmp/3.csv" || fail "csv run"
+"$DTLTOP" $SIM --seed 4 -b -n 1 --format=prom >"$tmp/1.prom" || fail "prom run 1"
+if promtool check metrics <"$tmp/3.prom" >"$tmp/lint" 2>&1; then ok; else fail "promtool: $(head -5 "$tmp/lint")"; fi
+for f in "dtl_dispatches_total:dispatches" "dtl_lost_entries_total:lost" "dtl_gaps_total:gaps" \
+	"dtl_bad_entries_total:bad" 'dtl_migrations_total\{[^}]*scope="core":migrations_same_core' \
+	'dtl_migrations_total\{[^}]*scope="other":migrations_other_core' \
+	'dtl_preempts_total\{[^}]*reason="H_CEDE":preempt_H_CEDE' \
+	'dtl_dispatches_total\{[^}]*reason="time_slice":dispatch_time_slice'; do
+	m=$(metric "$tmp/3.prom" "${f%:*}") c=$(csv_sum "$tmp/3.csv" "${f##*:}")
+	[ "$m" = "$c" ] && ok || fail "${f%:*} sums to $m, the CSV's ${f##*:} to $c"
+done
+d=$(metric "$tmp/3.prom" "dtl_dispatches_total")
+[ "${d%.*}" -gt 100 ] && ok || fail "only $d dispatches: the comparison above proves little"
+# steal and idle: the CSV splits waits at interval edges, the counters count them whole
+steal=$(metric "$tmp/3.prom" 'dtl_wait_seconds_total\{[^}]*phase="(enqueue_to_dispatch|ready_to_enqueue)"')
+idle=$(metric "$tmp/3.prom" 'dtl_wait_seconds_total\{[^}]*phase="waiting_to_ready"')
+c=$(csv_sum "$tmp/3.csv" steal_us)
+close_to "$steal" "$(awk -v c="$c" 'BEGIN { print c / 1e6 }')" 0.05 && ok ||
+	fail "steal seconds $steal, CSV steal_us $c"
+c=$(csv_sum "$tmp/3.csv" idle_us)
+close_to "$idle" "$(awk -v c="$c" 'BEGIN { print c / 1e6 }')" 0.05 && ok ||
+	fail "idle seconds $idle, CSV idle_us $c"
+# the histogram: +Inf is the count, buckets never fall, counts add up to the dispatches
+h=$(metric "$tmp/3.prom" "dtl_dispatch_latency_seconds_count")
+[ "$h" = "$d" ] && ok || fail "histogram counts $h, dispatches $d"
+awk '/^dtl_dispatch_latency_seconds_bucket/ { split($1, a, "le=\""); k = a[1]
+	if (k == last && $2 < prev) bad = 1; last = k; prev = $2 } END { exit bad }' "$tmp/3.prom" && ok ||
+	fail "a histogram's buckets fall"
+[ "$(grep -c '^dtl_dispatch_latency_seconds_count{vp=' "$tmp/3.prom")" -eq 2 ] && ok ||
+	fail "want a histogram per VP (2 of 8 threads)"
+# since-start counters only grow: every series of interval 1 is <= its value at 3
+awk 'FNR == NR && !/^#/ { v[$1] = $2; next } !/^#/ && ($1 in v) && v[$1] > $2 && $1 !~ /^lpar_(physc|entitlement|pool_idle_processors)/ {
+	print "fell: " $1 " " v[$1] " -> " $2; bad = 1 } END { exit bad }' "$tmp/1.prom" "$tmp/3.prom" >"$tmp/fell" && ok ||
+	fail "a counter fell: $(head -3 "$tmp/fell")"
+grep -q '^lpar_entitled_processors 1$' "$tmp/3.prom" && grep -q '^lpar_virtual_processors 2$' "$tmp/3.prom" && ok || fail "lpar gauges: want ent 1, 2 VPs"
+grep -q '^dtl_cpu_info{cpu="9",vp="8"} 1$' "$tmp/3.prom" && ok || fail "cpu 9 not in VP 8"
+"$DTLTOP" $SIM --seed 4 -b -n 1 --format=prom --hist-by=partition >"$tmp/p.prom"
+[ "$(grep -c '^dtl_dispatch_latency_seconds_count ' "$tmp/p.prom")" -eq 1 ] && ok || fail "--hist-by=partition"
+"$DTLTOP" $SIM --seed 4 -b -n 1 --format=prom --hist-by=cpu >"$tmp/c.prom"
+[ "$(grep -c '^dtl_dispatch_latency_seconds_count{cpu=' "$tmp/c.prom")" -eq 16 ] && ok || fail "--hist-by=cpu"
+
+# 2. OpenMetrics: counters named without _total in the metadata, # EOF last
+"$DTLTOP" $SIM --seed 4 -b -n 1 --format=openmetrics >"$tmp/1.om" || fail "om run"
+[ "$(tail -1 "$tmp/1.om")" = "# EOF" ] && ok || fail "OpenMetrics does not end with # EOF"
+grep -q '^# TYPE dtl_dispatches counter$' "$tmp/1.om" && grep -q '^# TYPE dtl_cpu info$' "$tmp/1.om" &&
+	grep -q '^# UNIT dtl_wait_seconds seconds$' "$tmp/1.om" && ok || fail "OpenMetrics metadata"
+grep -v '^#' "$tmp/1.om" | cmp -s - "$(grep -v '^#' "$tmp/1.prom" >"$tmp/1.s"; echo "$tmp/1.s")" && ok ||
+	fail "OpenMetrics samples differ from the text format's"
+# every family has HELP and TYPE
+awk '/^# TYPE/ { t[$3] = 1 } /^# HELP/ { h[$3] = 1 } END { for (k in t) if (!(k in h)) exit 1 }' "$tmp/1.om" &&
+	ok || fail "a family without HELP"
+
+# 3. Bad values and places
+expect_error "port out of range" "bad --listen port" --sim --listen 70000
+expect_error "port not a number" "bad --listen port" --sim --listen 127.0.0.1:http
+expect_error "empty address" "bad --listen address" --sim --listen :9464
+expect_error "bad --hist-by" "bad --hist-by 'core'" --sim --hist-by core
+expect_error "textfile dir missing" "$tmp/none" --sim -n 1 --textfile "$tmp/none"
+
+# 4. --textfile: the file appears whole, by rename
+mkdir "$tmp/tf"
+"$DTLTOP" $SIM --seed 4 -n 2 --textfile "$tmp/tf" </dev/null >/dev/null 2>"$tmp/err" || fail "textfile run: $(cat "$tmp/err")"
+promtool check metrics <"$tmp/tf/dtltop.prom" >/dev/null 2>&1 && ok || fail "textfile fails promtool"
+[ "$(ls -A "$tmp/tf")" = "dtltop.prom" ] && ok || fail "textfile dir holds $(ls -A "$tmp/tf")"
+
+# 5. HTTP by hand: the page, 404, 405, content negotiation, a taken port
+port=$(free_port)
+"$DTLTOP" --sim=vcpus=16 --seed 4 -d 0.5 -n 20 --listen "127.0.0.1:$port" -w "$tmp/run.dtl" \
+	</dev/null >/dev/null 2>"$tmp/exp.err" &
+exp=$!
+for i in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+curl -s "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "no page at /"
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nothing")" = 404 ] && ok || fail "want 404"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -d x "http://127.0.0.1:$port/metrics")" = 405 ] && ok || fail "want 405"
+curl -s -D "$tmp/h" -o "$tmp/s.prom" "http://127.0.0.1:$port/metrics"
+grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/h" && ok || fail "plain scrape: $(cat "$tmp/h")"
+curl -s -D "$tmp/h" -o "$tmp/s.om" -H 'Accept: application/openmetrics-text;version=1.0.0' \
+	"http://127.0.0.1:$port/metrics"
+grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &&
+	[ "$(tail -1 "$tmp/s.om")" = "# EOF" ] && ok || fail "OpenMetrics scrape"
+"$DTLTOP" --sim -n 1 --listen "127.0.0.1:$port" </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "cannot listen on 127.0.0.1:$port" "$tmp/err" && ok ||
+	fail "a taken port: $(cat "$tmp/err")"
+
+# 6. Debian's Prometheus scrapes it; its figures are the CSV's of the same run
+pport=$(free_port)
+mkdir -p "$tmp/prom"
+cat >"$tmp/prom/prometheus.yml" <<EOF
+global: { scrape_interval: 1s, scrape_timeout: 900ms }
+scrape_configs:
+  - job_name: dtltop
+    static_configs: [ { targets: ["127.0.0.1:$port"] } ]
+EOF
+"$PROMETHEUS" --config.file="$tmp/prom/prometheus.yml" --storage.tsdb.path="$tmp/prom/data" \
+	--web.listen-address="127.0.0.1:$pport" >"$tmp/prom/log" 2>&1 &
+pid=$!
+wait "$exp" || fail "exporter exited $?: $(cat "$tmp/exp.err")"
+sleep 1
+q() { curl -s "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // "none"'; }
+# range selectors skip the staleness markers the exporter's exit left: the last scrape stored
+k=$(q 'last_over_time(dtl_intervals_total[10m])')
+pd=$(q 'sum(last_over_time(dtl_dispatches_total[10m]))')
+ph=$(q 'sum(last_over_time(dtl_dispatch_latency_seconds_count[10m]))')
+ps=$(q 'sum(last_over_time(dtl_wait_seconds_total{phase=~"enqueue_to_dispatch|ready_to_enqueue"}[10m]))')
+pc=$(q 'sum(last_over_time(dtl_preempts_total{reason="H_CEDE"}[10m]))')
+scrapes=$(q 'count_over_time(scrape_samples_scraped[10m])')
+up=$(q 'max_over_time(up[10m])')
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+[ "$up" = 1 ] && ok || fail "Prometheus never scraped it up: $(tail -5 "$tmp/prom/log")"
+[ "$scrapes" != none ] && [ "$scrapes" -ge 5 ] && ok || fail "only $scrapes scrapes"
+if [ "$k" != none ] && [ "$k" -gt 2 ]; then
+	# the recording of the same run, replayed to its k-th interval: the same entries
+	"$DTLTOP" -r "$tmp/run.dtl" -b -n "$k" --format=csv >"$tmp/run.csv" 2>"$tmp/err" ||
+		fail "replay: $(cat "$tmp/err")"
+	c=$(csv_sum "$tmp/run.csv" dispatches)
+	[ "$pd" = "$c" ] && ok || fail "Prometheus has $pd dispatches after $k intervals, the CSV $c"
+	[ "$ph" = "$c" ] && ok || fail "Prometheus' histogram counts $ph, the CSV $c dispatches"
+	c=$(csv_sum "$tmp/run.csv" preempt_H_CEDE)
+	[ "$pc" = "$c" ] && ok || fail "Prometheus has $pc H_CEDE preempts, the CSV $c"
+	# waits: whole at their dispatch in the counters, split at interval edges in the CSV
+	c=$(csv_sum "$tmp/run.csv" steal_us)
+	close_to "$ps" "$(awk -v c="$c" 'BEGIN { print c / 1e6 }')" 0.02 && ok ||
+		fail "Prometheus has $ps s of steal, the CSV $c us"
+else
+	fail "no dtl_intervals_total in Prometheus ($k): $(tail -3 "$tmp/prom/log")"
+fi
+finish
