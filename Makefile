@@ -191,17 +191,25 @@ bench: deps dtltop build/bench
 
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# The exporter's unit: where systemd looks for the distribution's under /usr,
+# /usr/local/lib/systemd/system for a local install.
+SYSTEMD_UNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell $(PKG_CONFIG) \
+	--variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system),$(PREFIX)/lib/systemd/system)
 INSTALLED := $(PREFIX)/bin/dtltop $(PREFIX)/share/man/man1/dtltop.1 \
-	$(PREFIX)/share/man/man5/dtltop-format.5 $(BASH_COMPDIR)/dtltop $(ZSH_COMPDIR)/_dtltop
+	$(PREFIX)/share/man/man5/dtltop-format.5 $(BASH_COMPDIR)/dtltop $(ZSH_COMPDIR)/_dtltop \
+	$(SYSTEMD_UNITDIR)/dtltop-exporter.service
 
 install: dtltop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR)
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR) \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)
 	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
 	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
 	install -m 0644 man/dtltop-format.5 $(DESTDIR)$(PREFIX)/share/man/man5/dtltop-format.5
 	install -m 0644 completion/dtltop.bash $(DESTDIR)$(BASH_COMPDIR)/dtltop
 	install -m 0644 completion/_dtltop $(DESTDIR)$(ZSH_COMPDIR)/_dtltop
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/dtltop-exporter.service >$(DESTDIR)$(SYSTEMD_UNITDIR)/dtltop-exporter.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/dtltop-exporter.service
 	@echo "To use the vpa_dtl PMU without root: make setcap (setcap cap_perfmon+ep on the binary)"
 
 # Removes what install put there, and the directories it made if they are empty.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what dtltop needs, on Debian or Ubuntu, if missing.
 #   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev libcap-dev
-#                          libzstd-dev zlib1g-dev,
+#                          libzstd-dev zlib1g-dev libmicrohttpd-dev,
 #                          and linux-source-6.12 (for libperf) unless pkg-config finds libperf
 #   scripts/deps.sh check  also: tmux (drives the TUI tests), mandoc (man page lint),
 #                          linux-perf (a real perf.data for the import tests),
@@ -10,7 +10,8 @@
 #                          linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison
 #                          libssl-dev libelf-dev sparse,
 #                          and for the packages: debhelper dpkg-dev lintian rpm
-#                          bash-completion zsh jq
+#                          bash-completion zsh jq, and for the exporter's tests
+#                          prometheus (its server and promtool) curl python3
 #   scripts/deps.sh qemu   the QEMU end-to-end test (tests/qemu): the kernel build's
 #                          packages, qemu-system-ppc, cpio, and through multiarch
 #                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
@@ -35,19 +36,19 @@ case $pm in
 dnf)
 	# Fedora and RHEL ship libperf: no kernel source needed
 	run $SUDO dnf install -y gcc make pkgconf-pkg-config ncurses-devel libcap-devel \
-		libzstd-devel zlib-devel libperf-devel
+		libzstd-devel zlib-devel libperf-devel libmicrohttpd-devel
 	exit 0 ;;
 zypper)
 	# SLES has no libperf package: it is built from kernel-source
 	run $SUDO zypper --non-interactive install gcc make pkg-config ncurses-devel libcap-devel \
-		libzstd-devel zlib-devel kernel-source
+		libzstd-devel zlib-devel kernel-source libmicrohttpd-devel
 	exit 0 ;;
 esac
-pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev"
+pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev libmicrohttpd-dev"
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
 [ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
-	debhelper dpkg-dev lintian rpm bash-completion zsh jq"
+	debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3"
 ppc=""
 if [ "${1:-}" = check ] || [ "${1:-}" = qemu ]; then
 	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"

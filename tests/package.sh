@@ -14,7 +14,8 @@ usr/share/man/man5/dtltop-format.5"
 mkdir -p "$tmp/root/usr/bin"
 echo other >"$tmp/root/usr/bin/someone-else"
 make -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make install"
-for f in $want usr/share/zsh/site-functions/_dtltop; do
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
+for f in $want usr/share/zsh/site-functions/_dtltop "${unitdir#/}/dtltop-exporter.service"; do
 	[ -f "$tmp/root/$f" ] || fail "make install did not install $f"
 done
 make -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make uninstall"
@@ -57,7 +58,7 @@ if command -v zsh >/dev/null; then
 	for o in $("$DTLTOP" --list-options | cut -f1 | grep -oE -- '--[a-z-]+'); do
 		grep -q -- "^([^)]*)$o[=[]" <<<"$specs" || echo "no zsh spec for $o"
 	done >"$tmp/zsh.out"
-	grep -qF -- '--format=[batch output format (default text)]:text|csv|json|influx:(text csv json influx)' <<<"$specs" \
+	grep -qF -- '--format=[batch output format (default text)]:text|csv|json|influx|prom|openmetrics:(text csv json influx prom openmetrics)' <<<"$specs" \
 		|| echo "zsh: --format values" >>"$tmp/zsh.out"
 	[ ! -s "$tmp/zsh.out" ] && ok || fail "zsh completion: $(cat "$tmp/zsh.out")"
 fi
@@ -92,6 +93,19 @@ DEPS_PM=zypper DEPS_DRY_RUN=1 scripts/deps.sh | grep -q 'zypper .*install .*kern
 	|| fail "deps.sh zypper"
 
 # --- make dist: the same bytes twice
+# --- the exporter's unit, installed where it points at a real binary: systemd's own lint
+make -s install PREFIX="$tmp/pfx" >/dev/null || fail "make install PREFIX=$tmp/pfx"
+unit="$tmp/pfx/lib/systemd/system/dtltop-exporter.service"
+grep -q "^ExecStart=$tmp/pfx/bin/dtltop " "$unit" && ok || fail "unit's ExecStart: $(grep ExecStart "$unit")"
+if MANPATH="$tmp/pfx/share/man" systemd-analyze verify "$unit" >"$tmp/verify" 2>&1 && [ ! -s "$tmp/verify" ]; then
+	ok
+else
+	fail "systemd-analyze verify: $(cat "$tmp/verify")"
+fi
+grep -q '^AmbientCapabilities=CAP_PERFMON$' "$unit" && grep -q '^CapabilityBoundingSet=CAP_PERFMON$' "$unit" &&
+	grep -q '^DynamicUser=yes$' "$unit" && grep -q '^ProtectSystem=strict$' "$unit" && ok ||
+	fail "the unit lost its confinement"
+
 make -s dist >/dev/null && a=$(sha256sum <build/dtltop-*.tar.gz) || fail "make dist"
 sleep 1.1
 make -s dist >/dev/null && b=$(sha256sum <build/dtltop-*.tar.gz)
@@ -106,6 +120,7 @@ if make -s deb >"$tmp/deb.log" 2>&1; then
 	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
 	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/README.Debian"
 	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
+	exp="${unitdir#/}/dtltop-exporter.service $exp"
 	exp="$exp usr/share/man/man1/dtltop.1.gz usr/share/man/man5/dtltop-format.5.gz"
 	exp="$exp usr/share/zsh/vendor-completions/_dtltop "
 	[ "$files" = "$exp" ] && ok || fail "deb files: $files"
@@ -124,6 +139,7 @@ if make -s rpm >"$tmp/rpm.log" 2>&1; then
 		sort | tr '\n' ' ')
 	exp="/usr/bin/dtltop /usr/share/bash-completion/completions/dtltop /usr/share/man/man1/dtltop.1"
 	exp="$exp /usr/share/man/man5/dtltop-format.5 /usr/share/zsh/site-functions/_dtltop "
+	exp="/usr/bin/dtltop /usr/lib/systemd/system/dtltop-exporter.service ${exp#/usr/bin/dtltop }"
 	[ "$files" = "$exp" ] && ok || fail "rpm files: $files"
 	rpm -qlp "$rpmf" 2>/dev/null | grep -q '/usr/share/licenses/dtltop.*/COPYING' && ok || fail "rpm lacks COPYING"
 	echo "package.sh: $(basename "$rpmf") $(stat -c %s "$rpmf") bytes"
