@@ -177,6 +177,7 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=build/dtltop-san tests/tui.sh
 	DTLTOP=./dtltop tests/exporter.sh
 	DTLTOP=build/dtltop-san tests/exporter.sh
+	tests/exporter-load.py ./dtltop
 	tests/man.sh ./dtltop man/dtltop.1
 	DTLTOP=./dtltop tests/style.sh
 	@echo "make check-fast: all tests passed"
@@ -187,7 +188,7 @@ mutants: deps-check dtltop
 	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
 
 bench: deps dtltop build/bench
-	build/bench ./dtltop
+	build/bench ./dtltop $(ONLY)
 
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions

@@ -15,11 +15,17 @@
  *   record        -w at 1920 vCPUs x ~5k dispatches/s: CPU per second of capture
  *                 and bytes per entry; beside it the stats' own cost
  *   replay        -r at full speed: entries/s through reader and stats
+ *   exposition    the exporter's per-interval render of 1920 CPUs (both formats),
+ *                 against memcpy of the same bytes; and a scrape over HTTP
+ *                 (server and client both in this process: an upper bound)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +40,8 @@
 #include "source/source.h"
 #include "stats/stats.h"
 #include "tui/tui.h"
+#include "view/http.h"
+#include "view/metrics.h"
 #include "view/table.h"
 #include "perfdata_gen.h"
 
@@ -456,13 +464,139 @@ static long file_mb(const char *path)
 	return stat(path, &st) ? 0 : (long)(st.st_size >> 20);
 }
 
+/* A 1920-CPU stats after one simulated second, VPs of 8 threads. */
+static struct dtl_stats *stats_1920(void)
+{
+	struct dtl_source *s = sim(1920);
+	struct dtl_stats *st = dtl_stats__new(1920, DTL_DEFAULT_TB_FREQ);
+	uint16_t vp[1920];
+	struct dtl_chunk c;
+
+	for (unsigned int i = 0; i < 1920; i++) {
+		dtl_stats__set_online(st, i, true);
+		vp[i] = (uint16_t)(i & ~7u);
+	}
+	dtl_stats__set_vps(st, vp, 8);
+	dtl_source__tick(s, 1000000000);
+	while (dtl_source__read(s, &c) > 0)
+		dtl_stats__add_entries(st, c.cpu, c.data, c.n);
+	dtl_stats__end_interval(st, 1.0);
+	dtl_source__close(s);
+	return st;
+}
+
+static char *render(const struct dtl_model *m, bool om, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f || dtl_metrics__write(f, m, om) || fclose(f)) {
+		fprintf(stderr, "bench: exposition failed\n");
+		exit(1);
+	}
+	return buf;
+}
+
+/* One GET of /metrics over a fresh connection; the bytes received. */
+static size_t scrape(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	static char buf[1 << 16];
+	const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    write(fd, req, sizeof(req) - 1) != (ssize_t)(sizeof(req) - 1)) {
+		fprintf(stderr, "bench: scrape failed\n");
+		exit(1);
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		got += (size_t)n;
+	close(fd);
+	return got;
+}
+
+static void bench_scrape(char *prom, size_t len)
+{
+	struct dtl_listen_addr addr;
+	struct dtl_http *h;
+	char err[256], spec[32];
+	int port = 20000 + (int)(getpid() % 20000), reps = 20;
+	size_t got = 0;
+	double t;
+
+	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
+	if (dtl_http__parse_addr(spec, &addr, err, sizeof(err)) ||
+	    !(h = dtl_http__start(&addr, err, sizeof(err)))) {
+		printf("  scrape        skipped: %s\n", err);
+		free(prom);
+		return;
+	}
+	dtl_http__publish(h, prom, len, strdup("# EOF\n"), 6);
+	t = cpu_s();
+	for (int i = 0; i < reps; i++)
+		got += scrape(port);
+	t = (cpu_s() - t) / reps;
+	dtl_http__stop(h);
+	printf("  scrape        %8.3f ms CPU per GET of %.1f MB, server and client "
+	       "(target <= 20 ms)\n", t * 1e3, (double)got / reps / 1e6);
+}
+
+static void bench_exposition(void)
+{
+	struct dtl_stats *st = stats_1920();
+	struct dtl_table t = { 0 };
+	struct dtl_model m = { .table = &t, .stats = st, .source = "sim", .mask = DTL_MASK_ALL,
+			       .nr_vcpus = 1920, .nr_vps = 240, .smt = 8, .intervals = 1 };
+	int reps = 10;
+	size_t len = 0, om_len = 0;
+	char *prom, *om, *copy;
+	double t_render, t_copy;
+
+	prom = render(&m, false, &len);	/* warm */
+	free(prom);
+	t_render = cpu_s();
+	for (int i = 0; i < reps; i++) {
+		prom = render(&m, false, &len);
+		om = render(&m, true, &om_len);
+		if (i < reps - 1)
+			free(prom);
+		free(om);
+	}
+	t_render = (cpu_s() - t_render) / reps;
+	copy = malloc(len + om_len);
+	t_copy = cpu_s();
+	for (int i = 0; i < reps * 10; i++) {
+		memcpy(copy, prom, len);
+		memcpy(copy + len, prom, om_len < len ? om_len : len);
+		__asm__ volatile("" : : "r"(copy) : "memory");
+	}
+	t_copy = (cpu_s() - t_copy) / (reps * 10);
+	printf("exposition, 1920 CPUs in 240 VPs (%.1f MB text + %.1f MB OpenMetrics):\n",
+	       len / 1e6, om_len / 1e6);
+	printf("  render both   %8.3f ms CPU per interval\n", t_render * 1e3);
+	printf("  memcpy        %8.3f ms\n", t_copy * 1e3);
+	printf("  ratio         %8.1fx memcpy\n", t_render / (t_copy > 0 ? t_copy : 1e-9));
+	free(copy);
+	bench_scrape(prom, len);
+	dtl_stats__delete(st);
+}
+
 int main(int argc, char **argv)
 {
 	const char *bin = argc > 1 ? argv[1] : "./dtltop";
+	const char *only = argc > 2 ? argv[2] : NULL;	/* make bench ONLY=exposition */
 	char *big[] = { (char *)bin, "--sim=vcpus=1920", "-b", "-n", "5", NULL };
 	char *small[] = { (char *)bin, "--sim=vcpus=16", "-b", "-n", "5", NULL };
 	long kb_big, kb_small;
 
+	if (only && strcmp(only, "exposition") == 0) {
+		bench_exposition();
+		return 0;
+	}
 	/*
 	 * First, while this process is small: Linux folds the pre-exec image
 	 * into a child's ru_maxrss.
@@ -498,5 +632,6 @@ int main(int argc, char **argv)
 	bench_aux();
 	bench_reopen();
 	bench_record();
+	bench_exposition();
 	return 0;
 }

@@ -102,6 +102,14 @@ port=$(free_port)
 exp=$!
 for i in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 curl -s "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "no page at /"
+# before the first interval ends there is nothing to say: 503 and when to come back
+code=$(curl -s -D "$tmp/h" -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")
+{ [ "$code" = 200 ] || { [ "$code" = 503 ] && grep -qi '^retry-after: 1' "$tmp/h"; }; } && ok ||
+	fail "first scrape: $code"
+for i in $(seq 50); do
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 200 ] && break
+	sleep 0.1
+done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nothing")" = 404 ] && ok || fail "want 404"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -d x "http://127.0.0.1:$port/metrics")" = 405 ] && ok || fail "want 405"
 curl -s -D "$tmp/h" -o "$tmp/s.prom" "http://127.0.0.1:$port/metrics"

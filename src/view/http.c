@@ -60,7 +60,8 @@ int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, si
 struct dtl_http {
 	struct MHD_Daemon *d;
 	pthread_mutex_t lock;
-	struct MHD_Response *prom, *om, *index, *missing, *method;
+	struct MHD_Response *prom, *om;	/* NULL until the first interval has ended */
+	struct MHD_Response *index, *missing, *method, *early;
 	unsigned long scrapes;
 };
 
@@ -106,7 +107,10 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	}
 	pthread_mutex_lock(&h->lock);
-	if (strcmp(url, "/metrics") == 0) {
+	if (strcmp(url, "/metrics") == 0 && !h->prom) {
+		r = h->early;	/* no figure yet: a zero would be a guess */
+		status = MHD_HTTP_SERVICE_UNAVAILABLE;
+	} else if (strcmp(url, "/metrics") == 0) {
 		r = wants_om(c) ? h->om : h->prom;
 		h->scrapes++;
 	} else if (strcmp(url, "/") == 0) {
@@ -171,7 +175,7 @@ unsigned long dtl_http__scrapes(struct dtl_http *h)
 
 static void responses_free(struct dtl_http *h)
 {
-	struct MHD_Response *all[] = { h->prom, h->om, h->index, h->missing, h->method };
+	struct MHD_Response *all[] = { h->prom, h->om, h->index, h->missing, h->method, h->early };
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (all[i])
@@ -190,19 +194,19 @@ static void responses_free(struct dtl_http *h)
 struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
 {
 	struct dtl_http *h = calloc(1, sizeof(*h));
-	char *empty = strdup(""), *empty_om = strdup("# EOF\n");
 
-	if (!h || !empty || !empty_om) {
+	if (!h) {
 		snprintf(err, errlen, "out of memory");
-		free(h), free(empty), free(empty_om);
 		return NULL;
 	}
 	pthread_mutex_init(&h->lock, NULL);
 	h->index = fixed(index_page, "text/html; charset=utf-8");
 	h->missing = fixed("not found: try /metrics\n", "text/plain; charset=utf-8");
 	h->method = fixed("only GET and HEAD\n", "text/plain; charset=utf-8");
-	if (!h->index || !h->missing || !h->method ||
-	    dtl_http__publish(h, empty, 0, empty_om, strlen(empty_om))) {
+	h->early = fixed("no interval has ended yet\n", "text/plain; charset=utf-8");
+	if (h->early)
+		MHD_add_response_header(h->early, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	if (!h->index || !h->missing || !h->method || !h->early) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
