@@ -19,6 +19,10 @@ FLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -w ${MUT_CFLAGS:-}"
 LIBS=${MUT_LIBS:?run through make mutants}
 
 MUTANTS=$(cat <<'EOF'
+src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfprintf ^ exposition: latency buckets not cumulative
+src/stats/stats.c ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
+src/view/metrics.c ^ \t\t\tif (j < k)\n\t\t\t\tcontinue; ^ \t\t\tif (0)\n\t\t\t\tcontinue; ^ exposition: a series twice for a shared reason name
+src/view/metrics.c ^ if (om && unit) ^ if (unit) ^ exposition: UNIT lines break the text format
 src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
 src/stats/stats.c ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
 src/stats/stats.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last

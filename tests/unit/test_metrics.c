@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The Prometheus / OpenMetrics exposition of the since-start counters. */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "view/metrics.h"
+#include "view/model.h"
+
+#define TB 1000000	/* ticks per second: 1 tick = 1 us */
+
+static struct dtl_rec rec(uint64_t tb, unsigned int preempt, unsigned int dispatch,
+			  uint32_t e2d, uint32_t r2e, uint32_t w2r, uint32_t proc)
+{
+	struct dtl_rec r = { 0 };
+
+	r.timebase = tb;
+	r.preempt_reason = (uint8_t)preempt;
+	r.dispatch_reason = (uint8_t)dispatch;
+	r.enqueue_to_dispatch = e2d;
+	r.ready_to_enqueue = r2e;
+	r.waiting_to_ready = w2r;
+	r.processor_id = proc;
+	return r;
+}
+
+/* 4 CPUs, two VPs of 2 threads (cores of 2 threads). */
+static struct dtl_stats *stats4(void)
+{
+	struct dtl_stats *s = dtl_stats__new(4, TB);
+	uint16_t vp[4] = { 0, 0, 2, 2 };
+
+	for (unsigned int c = 0; c < 4; c++)
+		dtl_stats__set_online(s, c, true);
+	dtl_stats__set_vps(s, vp, 2);
+	dtl_stats__start_at(s, 1000);
+	return s;
+}
+
+static char *expose(struct dtl_stats *s, enum dtl_hist_by by, bool om)
+{
+	struct dtl_table t = { 0 };
+	struct dtl_model m = { .table = &t, .stats = s, .source = "sim", .mask = DTL_MASK_ALL,
+			       .hist_by = by, .nr_vps = 2, .smt = 2, .nr_vcpus = 4, .intervals = 3 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(dtl_metrics__write(f, &m, om) == 0);
+	fclose(f);
+	return buf;
+}
+
+TEST(metrics_count_waits_by_phase_whole_at_their_dispatch)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_rec r = rec(1100, 2, 0, 30, 20, 50, 4);
+	char *x;
+
+	dtl_stats__add(s, 1, &r);
+	dtl_stats__end_interval(s, 0.0001);
+	/* the next wait began in the last interval: the CSV splits it, the counter must not */
+	r = rec(1300, 4, 7, 100, 60, 40, 4);
+	dtl_stats__add(s, 1, &r);
+	dtl_stats__end_interval(s, 0.0001);
+	x = expose(s, DTL_HIST_BY_VP, false);
+	CHECK_CONTAINS(x, "\ndtl_wait_seconds_total{cpu=\"1\",phase=\"enqueue_to_dispatch\"} 0.00013\n");
+	CHECK_CONTAINS(x, "\ndtl_wait_seconds_total{cpu=\"1\",phase=\"ready_to_enqueue\"} 8e-05\n");
+	CHECK_CONTAINS(x, "\ndtl_wait_seconds_total{cpu=\"1\",phase=\"waiting_to_ready\"} 9e-05\n");
+	CHECK_CONTAINS(x, "\ndtl_wait_seconds_total{cpu=\"0\",phase=\"enqueue_to_dispatch\"} 0\n");
+	CHECK_CONTAINS(x, "\ndtl_intervals_total 3\n");
+	free(x);
+	dtl_stats__delete(s);
+}
+
+TEST(metrics_reasons_share_a_series_per_name_and_migrations_split_by_core)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_rec r;
+	char *x;
+
+	r = rec(1100, 2, 1, 1, 0, 0, 4);	/* firmware_internal_event, code 1 */
+	dtl_stats__add(s, 2, &r);
+	r = rec(1200, 2, 5, 1, 0, 0, 5);	/* ... and code 5; processor 5 is core 4-5 */
+	dtl_stats__add(s, 2, &r);
+	r = rec(1300, 3, 20, 1, 0, 0, 8);	/* an undefined code; another core */
+	dtl_stats__add(s, 2, &r);
+	dtl_stats__end_interval(s, 0.001);
+	x = expose(s, DTL_HIST_BY_VP, false);
+	CHECK_CONTAINS(x, "\ndtl_dispatches_total{cpu=\"2\",reason=\"firmware_internal_event\"} 2\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatches_total{cpu=\"2\",reason=\"other\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_preempts_total{cpu=\"2\",reason=\"H_CEDE\"} 2\n");
+	CHECK_CONTAINS(x, "\ndtl_preempts_total{cpu=\"2\",reason=\"H_CONFER\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_migrations_total{cpu=\"2\",scope=\"core\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_migrations_total{cpu=\"2\",scope=\"other\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_cpu_info{cpu=\"3\",vp=\"2\"} 1\n");
+	/* a name once per CPU: no duplicate series */
+	CHECK(strstr(strstr(x, "{cpu=\"2\",reason=\"firmware_internal_event\"}") + 1,
+		     "dtl_dispatches_total{cpu=\"2\",reason=\"firmware_internal_event\"}") == NULL);
+	free(x);
+	dtl_stats__delete(s);
+}
+
+TEST(metrics_histogram_is_cumulative_with_exact_power_of_two_edges)
+{
+	struct dtl_stats *s = stats4();
+	/* 2^10 - 1 ticks: in le=1024 us; 2^10: above it; 3000: in le=4096 us */
+	uint32_t lat[] = { 1023, 1024, 3000, 5 };
+	char *x;
+
+	for (unsigned int i = 0; i < 4; i++) {
+		struct dtl_rec r = rec(2000 + 5000 * i, 2, 0, lat[i], 0, 0, 0);
+
+		dtl_stats__add(s, i < 3 ? 0 : 3, &r);	/* three in VP 0, one in VP 2 */
+	}
+	dtl_stats__end_interval(s, 0.1);
+	x = expose(s, DTL_HIST_BY_VP, false);
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"0.001024\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"0.002048\"} 2\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"0.004096\"} 3\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"+Inf\"} 3\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_sum{vp=\"0\"} 0.005047\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count{vp=\"2\"} 1\n");
+	CHECK(strstr(x, "{vp=\"1\"") == NULL && strstr(x, "{vp=\"3\"") == NULL);
+	free(x);
+	x = expose(s, DTL_HIST_BY_PARTITION, false);
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count 4\n");
+	free(x);
+	x = expose(s, DTL_HIST_BY_CPU, false);
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count{cpu=\"3\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count{cpu=\"1\"} 0\n");
+	free(x);
+	dtl_stats__delete(s);
+}
+
+TEST(metrics_formats_differ_only_in_metadata)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_rec r = rec(1100, 2, 0, 3, 0, 0, 0);
+	char *p, *o;
+
+	dtl_stats__add(s, 0, &r);
+	dtl_stats__end_interval(s, 0.001);
+	dtl_stats__set_online(s, 3, false);	/* offline: its series go */
+	p = expose(s, DTL_HIST_BY_VP, false);
+	o = expose(s, DTL_HIST_BY_VP, true);
+	CHECK_CONTAINS(p, "\n# TYPE dtl_dispatches_total counter\n");
+	CHECK_CONTAINS(p, "\n# TYPE dtl_cpu_info gauge\n");
+	CHECK_CONTAINS(o, "\n# TYPE dtl_dispatches counter\n");
+	CHECK_CONTAINS(o, "\n# TYPE dtl_cpu info\ndtl_cpu_info{cpu=\"0\",vp=\"0\"} 1\n");
+	CHECK_CONTAINS(o, "\n# UNIT dtl_wait_seconds seconds\n");
+	CHECK(strstr(p, "# EOF") == NULL && strstr(p, "# UNIT") == NULL);
+	CHECK(strlen(o) > 6 && strcmp(o + strlen(o) - 6, "# EOF\n") == 0);
+	CHECK(strstr(p, "cpu=\"3\"") == NULL);
+	CHECK_CONTAINS(p, "dtl_source_info{source=\"sim\",mask=\"all\"} 1\n");
+	/* no lparcfg: no partition figure, not a zero */
+	CHECK(strstr(p, "lpar_") == NULL);
+	free(p);
+	free(o);
+	dtl_stats__delete(s);
+}
+
+TEST(metrics_leave_out_what_counters_alone_cannot_know)
+{
+	struct dtl_stats *s = stats4();
+	char *x;
+
+	dtl_stats__add_summary(s, 0, 10, 500, 100, 2);	/* --source=vpa */
+	dtl_stats__add_lost(s, 0, 7);
+	dtl_stats__end_interval(s, 0.001);
+	x = expose(s, DTL_HIST_BY_VP, false);
+	CHECK(strstr(x, "dtl_dispatches_total") == NULL);
+	CHECK(strstr(x, "dtl_dispatch_latency_seconds") == NULL);
+	CHECK(strstr(x, "dtl_wait_seconds_total") == NULL);
+	CHECK_CONTAINS(x, "\ndtl_lost_entries_total{cpu=\"0\"} 7\n");
+	free(x);
+	dtl_stats__delete(s);
+}
