@@ -86,6 +86,8 @@ awk '/^# TYPE/ { t[$3] = 1 } /^# HELP/ { h[$3] = 1 } END { for (k in t) if (!(k 
 expect_error "port out of range" "bad --listen port" --sim --listen 70000
 expect_error "port not a number" "bad --listen port" --sim --listen 127.0.0.1:http
 expect_error "empty address" "bad --listen address" --sim --listen :9464
+expect_error "a name, not an address" "bad --listen address 'host.example'" --sim --listen host.example:9464
+expect_error "IPv6 without brackets" "bad --listen address '::1'" --sim --listen ::1:9464
 expect_error "bad --hist-by" "bad --hist-by 'core'" --sim --hist-by core
 expect_error "textfile dir missing" "$tmp/none" --sim -n 1 --textfile "$tmp/none"
 
@@ -94,6 +96,18 @@ mkdir "$tmp/tf"
 "$DTLTOP" $SIM --seed 4 -n 2 --textfile "$tmp/tf" </dev/null >/dev/null 2>"$tmp/err" || fail "textfile run: $(cat "$tmp/err")"
 promtool check metrics <"$tmp/tf/dtltop.prom" >/dev/null 2>&1 && ok || fail "textfile fails promtool"
 [ "$(ls -A "$tmp/tf")" = "dtltop.prom" ] && ok || fail "textfile dir holds $(ls -A "$tmp/tf")"
+
+# IPv6 where the loopback has it
+if grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null; then
+	p6=$(free_port)
+	"$DTLTOP" --sim -d 0.2 -n 10 --listen "[::1]:$p6" </dev/null >/dev/null 2>&1 &
+	for i in $(seq 50); do
+		[ "$(curl -sg -o /dev/null -w '%{http_code}' "http://[::1]:$p6/metrics")" = 200 ] && break
+		sleep 0.1
+	done
+	[ "$i" -lt 50 ] && ok || fail "no exposition on [::1]:$p6"
+	wait $!
+fi
 
 # 5. HTTP by hand: the page, 404, 405, content negotiation, a taken port
 port=$(free_port)

@@ -9,16 +9,23 @@
 #include "http.h"
 
 #include <arpa/inet.h>
-#include <netdb.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Numeric addresses only (and "localhost"): a name would need the resolver,
+ * which a static binary cannot carry, and an exporter binds to an address.
+ */
 int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, size_t errlen)
 {
 	char host[64] = "127.0.0.1";
 	const char *port = s, *colon = strrchr(s, ':');
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE }, *res;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&a->ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&a->ss;
+	bool bracket = false;
 	char *end;
 	long p;
 
@@ -26,7 +33,7 @@ int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, si
 		size_t n = (size_t)(colon - s);
 
 		if (s[0] == '[' && n >= 2 && s[n - 1] == ']')	/* [v6]:port */
-			s++, n -= 2;
+			s++, n -= 2, bracket = true;
 		if (n == 0 || n >= sizeof(host)) {
 			snprintf(err, errlen, "bad --listen address in '%s' (want [ADDR:]PORT)", s);
 			return -1;
@@ -40,16 +47,24 @@ int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, si
 		snprintf(err, errlen, "bad --listen port '%s' (want 1-65535, as [ADDR:]PORT)", port);
 		return -1;
 	}
-	if (getaddrinfo(host, port, &hints, &res) || !res) {
-		snprintf(err, errlen, "bad --listen address '%s': not an address of this machine",
-			 host);
+	memset(&a->ss, 0, sizeof(a->ss));
+	if (strcmp(host, "localhost") == 0)
+		strcpy(host, "127.0.0.1");
+	if (!bracket && inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)p);
+		a->len = sizeof(*v4);
+		snprintf(a->text, sizeof(a->text), "%s:%ld", host, p);
+	} else if (bracket && inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)p);
+		a->len = sizeof(*v6);
+		snprintf(a->text, sizeof(a->text), "[%s]:%ld", host, p);
+	} else {
+		snprintf(err, errlen, "bad --listen address '%s' (want an IPv4 address, [IPv6] or "
+			 "localhost)", host);
 		return -1;
 	}
-	memcpy(&a->ss, res->ai_addr, res->ai_addrlen);
-	a->len = res->ai_addrlen;
-	snprintf(a->text, sizeof(a->text), res->ai_family == AF_INET6 ? "[%s]:%ld" : "%s:%ld",
-		 host, p);
-	freeaddrinfo(res);
 	return 0;
 }
 
@@ -210,7 +225,8 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO, 0, NULL, NULL,
+	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+				(a->ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
 				answer, h,
 				MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&a->ss,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
