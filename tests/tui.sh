@@ -92,9 +92,13 @@ else fail "exported CSV: ${f:-none}"; fi
 # sorting: > moves to DISP/s (descending), R reverses
 keys '>'
 expect '^ +CPU +\*DISP/s' "> moves the sort column"
-sleep 0.7
-rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
-sorted=$(echo "$rates" | sort -rn)
+# a capture can fall mid-redraw on a loaded machine: a few looks, one must be whole and sorted
+for i in 1 2 3 4 5; do
+	sleep 0.7
+	rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
+	sorted=$(echo "$rates" | sort -rn)
+	[ -n "$rates" ] && [ "$rates" = "$sorted" ] && break
+done
 [ -n "$rates" ] && [ "$rates" = "$sorted" ] && ok || fail "rows not sorted by DISP/s descending: $rates"
 keys R
 sleep 0.7
