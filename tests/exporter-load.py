@@ -56,16 +56,28 @@ def scraper(port, n, stop, stats):
     om = n % 2 == 0
     hdr = {"Accept": "application/openmetrics-text;version=1.0.0"} if om else {}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    reused = False
     while not stop.is_set():
         try:
             conn.request("GET", "/metrics", headers=hdr)
             r = conn.getresponse()
             body = r.read()
             length = int(r.getheader("Content-Length", "-1"))
+            reused = True
+        except http.client.RemoteDisconnected:
+            # a keep-alive connection the server closed as idle (5 s) just as this
+            # starved thread reused it: HTTP lets a client retry that, and so do we
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            if not reused:
+                stats["errors"].append("closed a fresh connection without response")
+            reused = False
+            continue
         except (OSError, http.client.HTTPException) as e:
             stats["errors"].append(repr(e))
             conn.close()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            reused = False
             continue
         if r.status == 503:     # before the first interval's end: nothing to say yet
             time.sleep(0.1)
