@@ -14,6 +14,7 @@
 #include "tui/tui.h"
 #include "view/batch.h"
 #include "view/exporter.h"
+#include "view/report/report.h"
 
 static volatile sig_atomic_t stop;
 
@@ -36,6 +37,18 @@ static int run(struct dtl_loop *l, struct dtl_opts *o)
 	if (o->listen || o->textfile) {
 		v = dtl_exporter__open(o->listen, o->textfile);
 		return v ? dtl_exporter__close(v, dtl_loop__run(l, v)) : 2;
+	}
+	if (o->report) {	/* with -b or -o, the batch output goes on beside it */
+		struct dtl_view *inner = NULL;
+
+		if ((o->batch_given || o->output) &&
+		    !(inner = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse)))
+			return 2;
+		v = dtl_report__open(o->report, inner);
+		if (!v)
+			return dtl_batch__close(inner, 2);
+		rc = dtl_loop__run(l, v);
+		return dtl_batch__close(inner, dtl_report__close(v, rc));
 	}
 	if (o->batch) {
 		v = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse);
@@ -64,7 +77,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? 0 : (fprintf(stderr, "dtltop: %s\n", err), 2);
 	if (dtl_info__print(&o))
 		return 0;
-	o.batch |= !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
+	o.batch_given = o.batch;
+	o.batch |= !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) || o.report;
 	if (o.output && !o.batch) {
 		fprintf(stderr, "dtltop: -o needs -b (in the TUI, 'e' exports a snapshot)\n");
 		return 2;

@@ -35,6 +35,8 @@ struct dtl_opts {
 	enum dtl_hist_by hist_by;	/* --hist-by */
 	const char *listen;	/* --listen [ADDR:]PORT */
 	const char *textfile;	/* --textfile DIR */
+	const char *report;	/* --report FILE.html */
+	bool batch_given;	/* -b on the command line, not implied by a pipe */
 };
 
 /*

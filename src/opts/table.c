@@ -221,6 +221,16 @@ static int set_textfile(struct dtl_opts *o, const char *a, char *err, size_t err
 	return 0;
 }
 
+static int set_report(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) > 3000) {
+		snprintf(err, errlen, "bad --report file name '%s'", a);
+		return -1;
+	}
+	o->report = a;
+	return 0;
+}
+
 static const char *writer_names(void)
 {
 	static char buf[128];
@@ -256,6 +266,8 @@ static const struct opt opts[] = {
 	{ "csv", 0, NO, NULL, NULL, "same as --format=csv", PARSE(set_csv), NULL },
 	{ "output", 'o', REQ, "FILE", NULL, "batch output to FILE instead of stdout",
 	  PARSE(set_output), NULL },
+	{ "report", 0, REQ, "FILE", NULL, "at the end, write FILE: one HTML page of charts of the "
+	  "whole run or replay", PARSE(set_report), NULL },
 	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
 	  PARSE(set_sort), "sort" },
 	{ "group", 0, REQ, "cpu|vp", NULL, "a row per logical CPU (default) or per virtual "

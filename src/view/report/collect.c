@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * collect.c - the report view: each fresh interval's figures into growing
+ * arrays (the partition's series, reasons per second, each VP's steal and
+ * p99), and at the end the page, written under a temporary name and renamed.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct report {
+	struct dtl_view view;
+	struct dtl_view *inner;
+	const char *path;
+	struct rp rp;
+	bool failed;		/* out of memory once: say so at the end */
+};
+
+static bool grow(struct rp *r)
+{
+	size_t cap = r->cap ? r->cap * 2 : 64;
+	void *p;
+
+#define GROW(ptr, n) \
+	do { p = realloc((ptr), (n) * sizeof(*(ptr))); if (!p) return false; (ptr) = p; } while (0)
+	GROW(r->t, cap);
+	for (int i = 0; i < RP_N; i++)
+		GROW(r->s[i], cap);
+	for (int i = 0; i <= DTL_N_PREEMPT; i++)
+		GROW(r->preempt[i], cap);
+	for (int i = 0; i <= DTL_N_DISPATCH; i++)
+		GROW(r->dispatch[i], cap);
+	GROW(r->steal, cap * r->nrows);
+	GROW(r->p99, cap * r->nrows);
+#undef GROW
+	r->cap = cap;
+	return true;
+}
+
+/* The heatmap's rows, fixed at the first interval: every VP, or every CPU. */
+static bool pick_rows(struct rp *r, const struct dtl_model *m)
+{
+	unsigned int n = dtl_stats__nr_cpus(m->stats);
+
+	r->by_vp = m->nr_vps > 0;
+	r->row_id = calloc(n ? n : 1, sizeof(*r->row_id));
+	if (!r->row_id)
+		return false;
+	for (unsigned int c = 0; c < n; c++)
+		if (!r->by_vp || dtl_stats__vp_of(m->stats, c) == (int)c)
+			r->row_id[r->nrows++] = (int)c;
+	return true;
+}
+
+static double known(const struct dtl_row *w, unsigned int bit, double v)
+{
+	return w->known & bit ? v : NAN;
+}
+
+static void keep_facts(struct rp *r, const struct dtl_model *m)
+{
+	snprintf(r->host, sizeof(r->host), "%s", m->host ? m->host : "");
+	snprintf(r->source, sizeof(r->source), "%s", m->source ? m->source : "");
+	snprintf(r->detail, sizeof(r->detail), "%s", m->detail ? m->detail : "");
+	r->nr_vcpus = m->nr_vcpus;
+	r->nr_vps = m->nr_vps;
+	r->smt = m->smt;
+	if (m->lparcfg)
+		r->lparcfg = *m->lparcfg;
+	r->interval_s = m->interval_s;
+	r->have_total = dtl_stats__row(m->stats, DTL_ROW_ALL, DTL_SPAN_TOTAL, &r->total) == 0;
+}
+
+static void keep(struct rp *r, const struct dtl_model *m)
+{
+	const struct dtl_row *a = &m->table->all;
+	size_t i = r->n;
+	double per_s = a->interval_s > 0 ? 1 / a->interval_s : 0;
+	bool dtl = a->known & DTL_KNOWN_DTL;
+
+	r->t[i] = (double)m->table->ts_ns / 1e9;
+	r->s[RP_STEAL][i] = a->steal_pct;
+	r->s[RP_IDLE][i] = a->idle_pct;
+	r->s[RP_DISP][i] = a->dispatch_per_s;
+	r->s[RP_P50][i] = dtl && a->dispatches ? a->lat_p50_us : NAN;
+	r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN;
+	r->s[RP_MAX][i] = dtl && a->dispatches ? a->lat_max_us : NAN;
+	r->s[RP_PHYSC][i] = known(a, DTL_KNOWN_PHYSC, a->physc);
+	r->s[RP_ENT][i] = m->lparcfg && m->lparcfg->have_ent ? m->lparcfg->entitlement : NAN;
+	r->s[RP_LOST][i] = (double)a->lost;
+	r->s[RP_GAPS][i] = (double)a->gaps;
+	for (int k = 0; k <= DTL_N_PREEMPT; k++)
+		r->preempt[k][i] = dtl ? (double)a->preempt[k] * per_s : NAN;
+	for (int k = 0; k <= DTL_N_DISPATCH; k++)
+		r->dispatch[k][i] = dtl ? (double)a->dispatch[k] * per_s : NAN;
+	r->mask = i ? r->mask & a->mask : a->mask;
+	for (unsigned int k = 0; k < r->nrows; k++) {
+		struct dtl_row w;
+		int ok = r->by_vp ? dtl_stats__vp_row(m->stats, r->row_id[k], DTL_SPAN_INTERVAL, &w)
+				  : dtl_stats__row(m->stats, r->row_id[k], DTL_SPAN_INTERVAL, &w);
+		double st = ok ? NAN : w.steal_pct;
+
+		r->steal[i * r->nrows + k] = isnan(st) ? RP_NO_STEAL :
+			(uint16_t)lround(st < 0 ? 0 : st > 100 ? 10000 : st * 100);
+		r->p99[i * r->nrows + k] = ok || !(w.known & DTL_KNOWN_DTL) || !w.dispatches ?
+			NAN : (float)w.lat_p99_us;
+	}
+	r->n++;
+}
+
+static int report_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct report *rep = v->priv;
+	struct rp *r = &rep->rp;
+
+	if (fresh && m->stats && !rep->failed) {
+		if ((!r->row_id && !pick_rows(r, m)) || (r->n == r->cap && !grow(r)))
+			rep->failed = true;
+		else
+			keep(r, m);
+		keep_facts(r, m);
+	}
+	return rep->inner ? rep->inner->ops->show(rep->inner, m, fresh) : 0;
+}
+
+static void report_sort(const struct dtl_view *v, int *col, bool *reverse)
+{
+	const struct report *rep = v->priv;
+
+	if (rep->inner && rep->inner->ops->sort)
+		rep->inner->ops->sort(rep->inner, col, reverse);
+}
+
+static const struct dtl_view_ops report_ops = {
+	.interactive = false,
+	.sort = report_sort,
+	.show = report_show,
+};
+
+struct dtl_view *dtl_report__open(const char *path, struct dtl_view *inner)
+{
+	struct report *rep = calloc(1, sizeof(*rep));
+
+	if (!rep) {
+		fprintf(stderr, "dtltop: out of memory\n");
+		return NULL;
+	}
+	rep->view = (struct dtl_view){ &report_ops, rep };
+	rep->inner = inner;
+	rep->path = path;
+	return &rep->view;
+}
+
+static int write_page(struct report *rep)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, rc;
+	bool bad;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", rep->path, (long)getpid()) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "dtltop: --report path too long: %s\n", rep->path);
+		return 1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "dtltop: cannot create %s: %s\n", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	rc = rp_write_html(f, &rep->rp);
+	if (rc)
+		fprintf(stderr, "dtltop: out of memory writing %s\n", rep->path);
+	bad = ferror(f);
+	if ((fclose(f) || bad) && !rc) {
+		fprintf(stderr, "dtltop: writing %s: %s\n", tmp, strerror(errno));
+		rc = 1;
+	}
+	if (!rc && rename(tmp, rep->path)) {
+		fprintf(stderr, "dtltop: cannot rename %s to %s: %s\n", tmp, rep->path,
+			strerror(errno));
+		rc = 1;
+	}
+	if (rc)
+		unlink(tmp);
+	return rc ? 1 : 0;
+}
+
+static void rp_free(struct rp *r)
+{
+	free(r->t);
+	for (int i = 0; i < RP_N; i++)
+		free(r->s[i]);
+	for (int i = 0; i <= DTL_N_PREEMPT; i++)
+		free(r->preempt[i]);
+	for (int i = 0; i <= DTL_N_DISPATCH; i++)
+		free(r->dispatch[i]);
+	free(r->row_id);
+	free(r->steal);
+	free(r->p99);
+}
+
+int dtl_report__close(struct dtl_view *v, int rc)
+{
+	struct report *rep;
+
+	if (!v)
+		return rc;
+	rep = v->priv;
+	if (!rc && rep->failed) {
+		fprintf(stderr, "dtltop: out of memory keeping the report's intervals\n");
+		rc = 1;
+	} else if (!rc && !rep->rp.n) {
+		fprintf(stderr, "dtltop: no interval ended: no report written to %s\n", rep->path);
+		rc = 1;
+	} else if (!rc) {
+		rc = write_page(rep);
+	}
+	rp_free(&rep->rp);
+	free(rep);
+	return rc;
+}

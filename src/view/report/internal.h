@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * internal.h - what the report keeps per interval, shared by collect.c
+ * (which fills it) and html.c (which draws it).
+ */
+#ifndef DTL_REPORT_INTERNAL_H
+#define DTL_REPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../dtl/dtl.h"
+#include "../../stats/stats.h"
+#include "../model.h"
+
+/* The partition's series, one value per interval (NaN: unknown then). */
+enum rp_series {
+	RP_STEAL, RP_IDLE, RP_DISP, RP_P50, RP_P99, RP_MAX, RP_PHYSC, RP_ENT, RP_LOST, RP_GAPS,
+	RP_N
+};
+
+#define RP_NO_STEAL UINT16_MAX	/* a row offline in an interval */
+
+struct rp {
+	size_t n, cap;			/* intervals kept */
+	double *t;			/* each interval's end, seconds since the epoch */
+	double *s[RP_N];
+	double *preempt[DTL_N_PREEMPT + 1];	/* per second, by reason */
+	double *dispatch[DTL_N_DISPATCH + 1];
+	/* the heatmap's rows: VPs (by first CPU) where known, else CPUs */
+	unsigned int nrows;
+	int *row_id;
+	bool by_vp;
+	uint16_t *steal;		/* [interval * nrows + row]: steal % x 100 */
+	float *p99;			/* [interval * nrows + row]: us, NaN unknown */
+	double interval_s;
+	/* facts of the span */
+	char host[256], source[64], detail[256];
+	unsigned int mask;		/* traced throughout */
+	unsigned int nr_vcpus, nr_vps, smt;
+	struct dtl_lparcfg lparcfg;
+	struct dtl_row total;		/* the partition since start */
+	bool have_total;
+};
+
+/* A row of the heatmap and its mean steal over the span: rows rank worst first. */
+struct rp_ranked {
+	unsigned int k;		/* index into row_id */
+	double mean;		/* %, NaN if never known */
+};
+
+/* html.c: the page, to f; 0, or -1 out of memory. */
+int rp_write_html(FILE *f, const struct rp *r);
+/* rows.c: the heatmap and the small multiples of the worst rows (o: the ranking). */
+int rp_heatmap(FILE *f, const struct rp *r, const struct rp_ranked *o);
+int rp_multiples(FILE *f, const struct rp *r, const struct rp_ranked *o);
+
+#endif
