@@ -178,6 +178,8 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=./dtltop tests/exporter.sh
 	DTLTOP=build/dtltop-san tests/exporter.sh
 	tests/exporter-load.py ./dtltop
+	DTLTOP=./dtltop tests/report.sh
+	DTLTOP=build/dtltop-san REPORT_BIG=0 tests/report.sh
 	tests/man.sh ./dtltop man/dtltop.1
 	DTLTOP=./dtltop tests/style.sh
 	@echo "make check-fast: all tests passed"

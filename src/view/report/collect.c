@@ -144,6 +144,21 @@ static const struct dtl_view_ops report_ops = {
 	.show = report_show,
 };
 
+static bool dir_writable(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (n >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return access(slash ? (n ? dir : "/") : ".", W_OK) == 0;
+}
+
 struct dtl_view *dtl_report__open(const char *path, struct dtl_view *inner)
 {
 	struct report *rep = calloc(1, sizeof(*rep));
@@ -155,6 +170,11 @@ struct dtl_view *dtl_report__open(const char *path, struct dtl_view *inner)
 	rep->view = (struct dtl_view){ &report_ops, rep };
 	rep->inner = inner;
 	rep->path = path;
+	if (!dir_writable(path)) {	/* say so now, not after an hour of capture */
+		fprintf(stderr, "dtltop: cannot write --report %s: %s\n", path, strerror(errno));
+		free(rep);
+		return NULL;
+	}
 	return &rep->view;
 }
 
