@@ -15,6 +15,8 @@
  *   record        -w at 1920 vCPUs x ~5k dispatches/s: CPU per second of capture
  *                 and bytes per entry; beside it the stats' own cost
  *   replay        -r at full speed: entries/s through reader and stats
+ *   report        --report of a 1920-CPU x 600-interval recording, against the
+ *                 same replay without it
  *   exposition    the exporter's per-interval render of 1920 CPUs (both formats),
  *                 against memcpy of the same bytes; and a scrape over HTTP
  *                 (server and client both in this process: an upper bound)
@@ -386,7 +388,17 @@ static void bench_record(void)
 	dtl_stats__delete(st);
 }
 
+static long run_child(char *const argv[], struct rusage *out);
+
 static long rss_kb(char *const argv[])
+{
+	struct rusage ru;
+
+	return run_child(argv, &ru);
+}
+
+/* Runs argv to its end; its peak RSS in KiB, and its rusage in *out. */
+static long run_child(char *const argv[], struct rusage *out)
 {
 	struct rusage ru;
 	int status;
@@ -405,7 +417,48 @@ static long rss_kb(char *const argv[])
 		fprintf(stderr, "bench: %s failed\n", argv[0]);
 		exit(1);
 	}
+	*out = ru;
 	return ru.ru_maxrss;
+}
+
+static double ru_cpu_s(const struct rusage *ru)
+{
+	return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6 +
+	       (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+}
+
+/*
+ * --report of a 1920-CPU, 600-interval recording, against the same replay
+ * writing only an exposition at its end: the difference is the report's.
+ */
+static void bench_report(const char *bin)
+{
+	char rec[] = "/tmp/dtltop-bench-report.dtl", out[] = "/tmp/dtltop-bench-report.html";
+	char *make[] = { (char *)bin, "--sim=vcpus=1920,clock=virtual,load=0.05", "-n", "600",
+			 "-b", "-o", "/dev/null", "-w", rec, NULL };
+	char *report[] = { (char *)bin, "-r", rec, "--report", out, NULL };
+	char *base[] = { (char *)bin, "-r", rec, "-b", "--format", "prom", "-o", "/dev/null", NULL };
+	struct rusage ru_r, ru_b, ru;
+	struct stat st;
+
+	unlink(rec);
+	unlink(out);
+	run_child(make, &ru);
+	run_child(report, &ru_r);
+	run_child(base, &ru_b);
+	if (stat(out, &st))
+		st.st_size = 0;
+	printf("report (--report), 1920 vCPUs (240 VPs) x 600 intervals, a %.0f MB recording:\n",
+	       stat(rec, &st) ? 0 : (double)st.st_size / 1e6);
+	stat(out, &st);
+	printf("  replay+report %8.2f s CPU, page %.0f KB  (target <= 2 s, <= 2 MB)\n",
+	       ru_cpu_s(&ru_r), (double)st.st_size / 1e3);
+	printf("  replay alone  %8.2f s CPU (-b --format prom: one exposition at the end)\n",
+	       ru_cpu_s(&ru_b));
+	printf("  the report's  %8.2f s CPU, %.2fx the replay's\n", ru_cpu_s(&ru_r) - ru_cpu_s(&ru_b),
+	       ru_cpu_s(&ru_r) / (ru_cpu_s(&ru_b) > 0 ? ru_cpu_s(&ru_b) : 1e-9));
+	unlink(rec);
+	unlink(out);
 }
 
 /*
@@ -597,6 +650,10 @@ int main(int argc, char **argv)
 		bench_exposition();
 		return 0;
 	}
+	if (only && strcmp(only, "report") == 0) {
+		bench_report(bin);
+		return 0;
+	}
 	/*
 	 * First, while this process is small: Linux folds the pre-exec image
 	 * into a child's ru_maxrss.
@@ -633,5 +690,6 @@ int main(int argc, char **argv)
 	bench_reopen();
 	bench_record();
 	bench_exposition();
+	bench_report(bin);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Mutation testing of the code that makes the numbers users see: each line of
 # MUTANTS below is a small realistic bug, put into a copy of the tree one at a
-# time; the fast tests (unit, cli.sh, truth.sh, man.sh, tui.sh, as make
+# time; the fast tests (unit, cli.sh, truth.sh, man.sh, tui.sh, report.sh, as make
 # check-fast runs them, without the sanitizer builds) must fail on it.
 # Prints each survivor and the score. Not part of make check (it takes about
 # half an hour); run it with `make mutants`, or `tests/mutants.sh PATTERN` for
@@ -19,6 +19,9 @@ FLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -w ${MUT_CFLAGS:-}"
 LIBS=${MUT_LIBS:?run through make mutants}
 
 MUTANTS=$(cat <<'EOF'
+src/view/report/scale.c ^ k ? sum / (double)k : NAN ^ k ? sum / (double)(i1 - i0) : NAN ^ report: an unknown interval counted as zero
+src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 : 1; ^ report: the best rows shown as the worst
+src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50
 src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfprintf ^ exposition: latency buckets not cumulative
 src/stats/stats.c ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
 src/view/metrics.c ^ \t\t\tif (j < k)\n\t\t\t\tcontinue; ^ \t\t\tif (0)\n\t\t\t\tcontinue; ^ exposition: a series twice for a shared reason name
@@ -95,7 +98,7 @@ rsync -a --delete --exclude build --exclude .git ./ "$B/tree/" 2>/dev/null ||
 mkdir -p "$B/tree/build"
 rm -rf "$B/tree/build/libperf" && cp -r build/libperf "$B/tree/build/libperf"  # its own: a rebuild here must not pull it away
 cd "$B/tree" || exit 1
-APP=$(ls src/*.c src/*/*.c)
+APP=$(ls src/*.c src/*/*.c src/*/*/*.c)
 UNIT=$(ls tests/unit/*.c)
 obj() { echo "$B/obj/$(echo "$1" | tr / _).o"; }
 for f in $APP $UNIT; do
@@ -119,7 +122,8 @@ fast_tests() {
 		DTLTOP=./dtltop timeout 300 tests/cli.sh >/dev/null 2>&1 &&
 		DTLTOP=./dtltop timeout 300 tests/truth.sh >/dev/null 2>&1 &&
 		timeout 120 tests/man.sh ./dtltop man/dtltop.1 >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout 300 tests/tui.sh >/dev/null 2>&1
+		DTLTOP=./dtltop timeout 300 tests/tui.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout 300 tests/report.sh >/dev/null 2>&1
 }
 fast_tests </dev/null || { echo "mutants.sh: the tests fail on the unmutated tree" >&2; exit 1; }
 
