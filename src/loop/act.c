@@ -14,7 +14,7 @@
 
 static void set_mask(struct dtl_loop *l, unsigned int mask)
 {
-	char err[512], text[32];
+	char err[512], text[32], partial[64];
 
 	if (!mask) {
 		snprintf(l->status, sizeof(l->status), "the event mask cannot be empty; 'a' selects all");
@@ -26,7 +26,13 @@ static void set_mask(struct dtl_loop *l, unsigned int mask)
 	}
 	dtl_stats__set_mask(l->stats, mask);
 	dtl_mask__format(mask, text, sizeof(text));
-	snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x)", text, mask);
+	/* the hypervisor's state changed: say so, and what the figures now leave out */
+	if (dtl_mask__partial(mask, partial, sizeof(partial)))
+		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) in the hypervisor: "
+			 "figures from the next interval are %s", text, mask, partial);
+	else
+		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) in the hypervisor: "
+			 "figures complete from the next interval", text, mask);
 	loop_rec_mask(l, mask);
 }
 
@@ -58,6 +64,19 @@ static void group(struct dtl_loop *l, bool by_vp)
 	loop_refill(l, l->table.ts_ns);
 }
 
+static void save(struct dtl_loop *l, const char *sort)
+{
+	struct dtl_saved now = { .interval_s = l->o.interval_s, .by_vp = l->table.by_vp,
+				 .mask = dtl_source__mask(l->src) };
+	char path[4096], err[512];
+
+	snprintf(now.sort, sizeof(now.sort), "%s", sort);
+	if (dtl_opts__save(&l->o, &now, path, sizeof(path), err, sizeof(err)))
+		snprintf(l->status, sizeof(l->status), "settings not written: %.400s", err);
+	else
+		snprintf(l->status, sizeof(l->status), "settings written to %.400s", path);
+}
+
 static void act(struct dtl_loop *l, const struct dtl_act *a)
 {
 	switch (a->what) {
@@ -72,6 +91,9 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		break;
 	case DTL_ACT_EXPORT:
 		export(l);
+		break;
+	case DTL_ACT_WRITE:
+		save(l, a->text);
 		break;
 	case DTL_ACT_RESET:
 		dtl_stats__reset_totals(l->stats);

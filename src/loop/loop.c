@@ -174,6 +174,7 @@ static void build_model(struct dtl_loop *l)
 	m->smt = l->smt;
 	m->paused = l->paused;
 	m->since_start = l->since_start;
+	m->recorded = dtl_source__recorded(l->src);
 	m->lparcfg = &l->lparcfg;
 	m->lpar = l->since_start ? &l->lpar_total : &l->lpar;
 	m->status = l->status;

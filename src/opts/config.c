@@ -137,8 +137,10 @@ int dtl_opts__load_config(struct dtl_opts *o, int argc, char **argv, char *err, 
 
 	if (!want)
 		return 0;
-	if (*want)
+	if (*want) {
 		snprintf(path, sizeof(path), "%s", want);
+		o->config_file = want;
+	}
 	else if (xdg && *xdg)
 		snprintf(path, sizeof(path), "%s/dtltop/dtltoprc", xdg);
 	else if (home && *home)

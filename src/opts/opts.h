@@ -37,6 +37,7 @@ struct dtl_opts {
 	const char *textfile;	/* --textfile DIR */
 	const char *report;	/* --report FILE.html */
 	bool batch_given;	/* -b on the command line, not implied by a pipe */
+	const char *config_file;	/* --config's, where W writes; NULL: the XDG one */
 };
 
 /*
@@ -52,6 +53,20 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,
 			 char *err, size_t errlen);
 void dtl_opts__usage(FILE *f);
+
+/* What W keeps: the settings as they are now on screen. */
+struct dtl_saved {
+	double interval_s;
+	char sort[64];		/* "-steal_pct" */
+	bool by_vp;
+	unsigned int mask;
+};
+/*
+ * now into dtltoprc (--config's file, or the XDG one), keeping its other
+ * lines; the file in path. 0, or -1 with err.
+ */
+int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *path,
+		   size_t pathlen, char *err, size_t errlen);
 /*
  * One line per option, "-d, --delay SECS<TAB>help", then "<TAB>setting KEY"
  * when dtltoprc may set it: for scripts, completions and the man-page check.

@@ -15,6 +15,7 @@
 #include "../dtl/dtl.h"
 #include "../view/columns.h"
 #include "../view/http.h"
+#include "../view/judge.h"
 #include "../view/writer.h"
 #include "rows.h"
 
@@ -221,6 +222,12 @@ static int set_textfile(struct dtl_opts *o, const char *a, char *err, size_t err
 	return 0;
 }
 
+static int set_thresholds(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)o;
+	return dtl_judge__set(a, err, errlen);
+}
+
 static int set_report(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0] || strlen(a) > 3000) {
@@ -277,6 +284,8 @@ static const struct opt opts[] = {
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },
 	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
 	  FLAG(list_options), NULL },
+	{ "thresholds", 0, REQ, "LIST", NULL, "cell colours: FIELD=WARN:CRIT,... in CSV units "
+	  "(default steal_pct=10:25,lat_p99_us=5000:10000,...)", PARSE(set_thresholds), "thresholds" },
 	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)",
 	  FLAG(no_color), "no-color" },
 	{ "listen", 0, REQ, "[ADDR:]PORT", "Exporter", "serve the counters to Prometheus at "

@@ -40,6 +40,12 @@ struct vcpu {
 	uint64_t carry_steal, carry_idle;
 	struct counts total;
 	struct dtl_row last;	/* rows of the last completed interval */
+	/*
+	 * Physical processors since start: a slot per processor id mod 16,
+	 * exact until two ids share a slot, then the later one counts as other.
+	 */
+	uint32_t proc_id[16];
+	uint64_t proc_n[16], proc_other;
 	uint64_t last_tb;
 	uint32_t last_proc;	/* UINT32_MAX: no entry seen yet */
 	bool online;
@@ -249,6 +255,16 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->migrations += moved;
 	c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> core_shift == 0);
 	v->last_proc = r->processor_id;
+	{
+		unsigned int k = r->processor_id & 15;
+
+		if (v->proc_n[k] && v->proc_id[k] != r->processor_id) {
+			v->proc_other++;
+		} else {
+			v->proc_id[k] = r->processor_id;
+			v->proc_n[k]++;
+		}
+	}
 }
 
 void dtl_stats__add(struct dtl_stats *s, unsigned int cpu, const struct dtl_rec *r)
@@ -444,6 +460,7 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->e2d_s = (double)c->e2d_raw / (double)s->tb_freq;
 	row->r2e_s = (double)(c->steal_raw - c->e2d_raw) / (double)s->tb_freq;
 	row->w2r_s = (double)c->w2r_raw / (double)s->tb_freq;
+	row->samples = s->summaries ? 0 : c->dispatches;
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
 	if (row->run_pct < 0)
 		row->run_pct = 0;
@@ -556,8 +573,11 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 
 void dtl_stats__reset_totals(struct dtl_stats *s)
 {
-	for (unsigned int i = 0; i < s->nr_cpus; i++)
+	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		memset(&s->v[i].total, 0, sizeof(s->v[i].total));
+		memset(s->v[i].proc_n, 0, sizeof(s->v[i].proc_n));
+		s->v[i].proc_other = 0;
+	}
 	s->total_s = 0;
 	s->total_n = 0;
 	s->total_ticks = 0;
@@ -653,4 +673,49 @@ int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist)
 		any = true;
 	}
 	return any ? 0 : -1;
+}
+
+int dtl_stats__procs(const struct dtl_stats *s, int id, bool vp, struct dtl_proc_count *out,
+		     int max, uint64_t *other)
+{
+	struct dtl_proc_count all[8 * 16];
+	int n = 0, k = 0;
+
+	*other = 0;
+	for (unsigned int i = 0; i < s->nr_cpus; i++) {
+		const struct vcpu *v = &s->v[i];
+
+		if (!v->online || (vp ? dtl_stats__vp_of(s, i) : (int)i) != id)
+			continue;
+		*other += v->proc_other;
+		for (int j = 0; j < 16; j++) {
+			int m;
+
+			if (!v->proc_n[j])
+				continue;
+			for (m = 0; m < n && all[m].proc != v->proc_id[j]; m++)
+				;
+			if (m == n) {
+				if (n == (int)(sizeof(all) / sizeof(all[0]))) {
+					*other += v->proc_n[j];
+					continue;
+				}
+				all[n++] = (struct dtl_proc_count){ v->proc_id[j], 0 };
+			}
+			all[m].n += v->proc_n[j];
+		}
+	}
+	/* the max largest, in order; the rest are others */
+	for (k = 0; k < max && k < n; k++) {
+		int best = k;
+
+		for (int m = k + 1; m < n; m++)
+			if (all[m].n > all[best].n || (all[m].n == all[best].n && all[m].proc < all[best].proc))
+				best = m;
+		out[k] = all[best];
+		all[best] = all[k];
+	}
+	for (int m = k; m < n; m++)
+		*other += all[m].n;
+	return k;
 }

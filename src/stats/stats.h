@@ -52,6 +52,7 @@ struct dtl_row {
 	 */
 	double e2d_s, r2e_s, w2r_s;	/* enqueue_to_dispatch, ready_to_enqueue, waiting_to_ready */
 	double run_pct;			/* 100 - steal_pct - idle_pct: running, as far as traced */
+	uint64_t samples;		/* latency samples behind the percentiles (DTL entries) */
 	/* Figures known only sometimes; known says which (DTL_KNOWN_*). */
 	unsigned int known;
 	double physc, entc_pct, app;	/* the partition's lparcfg figures (aggregate row) */
@@ -132,6 +133,18 @@ int dtl_stats__vp_of(const struct dtl_stats *s, unsigned int cpu);
  * CPUs only; -1 where none is online or id names nothing.
  */
 int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist);
+
+struct dtl_proc_count {
+	uint32_t proc;		/* physical processor id */
+	uint64_t n;		/* dispatches on it since start */
+};
+/*
+ * The physical processors a CPU (or a VP's threads) was dispatched on since
+ * start, the most used first: up to max into out, the rest added into
+ * *other. The count written.
+ */
+int dtl_stats__procs(const struct dtl_stats *s, int id, bool vp, struct dtl_proc_count *out,
+		     int max, uint64_t *other);
 
 /* Latency histogram: exposed so tests can state expectations in its terms. */
 #define DTL_HIST_BUCKETS 240

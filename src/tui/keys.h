@@ -25,6 +25,10 @@ enum dtl_key_do {
 	DTL_KEY_SCROLL,		/* arg: rows, or DTL_KEY_PAGE pages, or DTL_KEY_ENDS */
 	DTL_KEY_REDRAW,
 	DTL_KEY_GROUP,		/* rows per VP or per CPU */
+	DTL_KEY_FILTER,		/* prompts for a filter */
+	DTL_KEY_ACTIVE,		/* only rows that dispatched */
+	DTL_KEY_DETAIL,		/* the row under the cursor in detail */
+	DTL_KEY_WRITE,		/* the settings to dtltoprc */
 };
 
 #define DTL_KEY_PAGE 100000	/* SCROLL by this many rows is a page */

@@ -13,6 +13,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include "../view/filter.h"
 #include "tui.h"
 
 #define DTL_TUI_MAX_COLS 64
@@ -20,6 +21,16 @@
 #define DTL_PAIR_HOT 2
 #define DTL_PAIR_TITLE 3
 #define DTL_PAIR_WARN 4
+#define DTL_PAIR_OK 5		/* a judged cell below its warning threshold */
+#define DTL_PAIR_MID 6		/* at or past warn */
+#define DTL_PAIR_BAD 7		/* at or past crit */
+
+/* A row's last intervals, for the detail pane's sparklines. */
+#define DTL_SPARK_N 60
+struct dtl_spark {
+	float v[3][DTL_SPARK_N];	/* steal %, dispatches/s, p99 us (NaN: too few samples) */
+	unsigned int n, at;		/* values kept; where the next goes */
+};
 
 struct dtl_tui {
 	struct dtl_view view;
@@ -31,9 +42,20 @@ struct dtl_tui {
 	int rows_shown;
 	bool help;
 	int help_top;
-	int prompting;		/* 0, 'd' (interval) or 'b' (jump to a time) */
-	char prompt[32];
+	int prompting;		/* 0, 'd' (interval), 'b' (jump to a time) or '/' (filter) */
+	char prompt[96];
 	char message[512];
+	int sel;		/* the cursor: an index into the rows shown */
+	struct dtl_filter filter;
+	int *shown;		/* indices into the table of the rows the filter lets through */
+	size_t nshown, shown_cap;
+	bool detail;		/* the detail pane is open, on detail_id */
+	bool detail_vp;
+	int detail_id, detail_top;
+	struct dtl_spark *spark;	/* by row id (a CPU, or a VP's first CPU) */
+	unsigned int nspark;
+	bool spark_vp;		/* whether spark holds VP rows */
+	const struct dtl_table *last_table;	/* the one drawn last, for Enter */
 };
 
 struct dtl_pane {
@@ -52,7 +74,18 @@ struct dtl_pane {
 
 #define DTL_PANE_FILL (-1)
 
-extern const struct dtl_pane dtl_pane_header, dtl_pane_rows, dtl_pane_status, dtl_pane_help;
+extern const struct dtl_pane dtl_pane_header, dtl_pane_rows, dtl_pane_status, dtl_pane_help,
+	dtl_pane_detail;
+
+/*
+ * text at y, wrapped at the terminal's width between tokens (two spaces, or
+ * "; "), never inside one: the lines it took (or would take, y < 0).
+ */
+int dtl_tui__wrap(int y, int max_lines, int attr, const char *text);
+/* The sparkline history of row id, or NULL. */
+const struct dtl_spark *dtl_tui__spark(const struct dtl_tui *t, int id);
+/* The table's rows the filter lets through, into t->shown. */
+void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb);
 
 /* One screen line at y, cut at the terminal's width. */
 void dtl_tui__line(int y, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -6,8 +6,10 @@
  * for 1920 vCPUs.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../view/columns.h"
+#include "../view/judge.h"
 #include "pane.h"
 
 int dtl_tui__visible_cols(int *idx)
@@ -40,22 +42,59 @@ int dtl_tui__visible_cols(int *idx)
 	return count;
 }
 
-static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
+/* A time column's heading without its unit: the cells carry theirs ("850us", "12ms"). */
+static const char *heading(const struct dtl_col *c, bool by_vp, char *buf, size_t len)
 {
-	size_t n;
+	const char *h = dtl_col__heading(c, by_vp);
+	size_t n = strlen(h);
+
+	if (strcmp(c->unit, "us") == 0 && n > 2 && strcmp(h + n - 2, "us") == 0)
+		snprintf(buf, len, "%.*s", (int)(n - 2), h);
+	else
+		snprintf(buf, len, "%s", h);
+	return buf;
+}
+
+/* A cell as the TUI shows it: times in their own unit, percentiles '-' on too few samples. */
+static void cell_text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len)
+{
+	char v[24];
+
+	if (strcmp(c->unit, "us") == 0 && dtl_col__known(c, r) &&
+	    (strncmp(c->name, "lat_p", 5) != 0 || r->samples >= DTL_MIN_SAMPLES)) {
+		dtl_judge__us(dtl_col__value(c, r), v, sizeof(v));
+		snprintf(buf, len, "%*s", c->width, v);
+	} else if (strncmp(c->name, "lat_p", 5) == 0 && r->samples < DTL_MIN_SAMPLES) {
+		snprintf(buf, len, "%*s", c->width, "-");
+	} else {
+		dtl_col__text(c, r, buf, len);
+	}
+}
+
+static int level_attr(const struct dtl_tui *t, enum dtl_level lv)
+{
+	if (!t->color)	/* monochrome and NO_COLOR: attributes only */
+		return lv == DTL_LEVEL_CRIT ? A_BOLD | A_UNDERLINE : lv == DTL_LEVEL_WARN ? A_BOLD : 0;
+	switch (lv) {
+	case DTL_LEVEL_OK: return COLOR_PAIR(DTL_PAIR_OK);
+	case DTL_LEVEL_WARN: return COLOR_PAIR(DTL_PAIR_MID);
+	case DTL_LEVEL_CRIT: return COLOR_PAIR(DTL_PAIR_BAD) | A_BOLD;	/* bold: the worst only */
+	default: return 0;
+	}
+}
+
+static void draw_heading(const struct dtl_tui *t, const struct dtl_table *tb, const int *vis,
+			 int nv, int y)
+{
+	size_t n, off = 0;
 	const struct dtl_col *c = dtl_cols(&n);
-	int vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(vis);
-	const struct dtl_table *tb = m->table;
-	char buf[1024], cell[64];
-	size_t off = 0;
-	int rows;
+	char buf[1024], h[16], head[20];
 
 	for (int i = 0; i < nv; i++) {
 		const struct dtl_col *k = &c[vis[i]];
-		char head[16];
 
 		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "",
-			 dtl_col__heading(k, tb->by_vp));
+			 heading(k, tb->by_vp, h, sizeof(h)));
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
 		if (off >= sizeof(buf))
 			break;
@@ -65,31 +104,59 @@ static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int h
 	hline(' ', COLS);
 	mvaddnstr(y, 0, buf, COLS);
 	attroff(t->color ? COLOR_PAIR(DTL_PAIR_HEAD) : A_REVERSE);
-	y++;
+}
 
-	rows = height - 1;
+/* One row, cell by cell, each in the colour its figure earns; the cursor's in reverse. */
+static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const int *vis, int nv,
+		     int y, bool cursor)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	char cell[64];
+	int x = 0;
+
+	if (cursor) {
+		attron(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+	}
+	for (int i = 0; i < nv && x < COLS; i++) {
+		int attr = level_attr(t, dtl_judge__cell(&c[vis[i]], row));
+
+		cell_text(&c[vis[i]], row, cell, sizeof(cell));
+		attron(attr);
+		mvaddnstr(y, x, cell, COLS - x);
+		attroff(attr);
+		x += (int)strlen(cell) + 1;
+	}
+	if (cursor)
+		attroff(A_REVERSE);
+}
+
+static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
+{
+	int vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(vis);
+	const struct dtl_table *tb = m->table;
+	int rows = height - 1, total = (int)t->nshown;
+
+	draw_heading(t, tb, vis, nv, y++);
 	if (rows < 0)
 		rows = 0;
 	t->rows_shown = rows;
-	if (t->top > (int)tb->n - rows)
-		t->top = (int)tb->n - rows;
+	/* the cursor stays on the rows; the window follows it */
+	if (t->sel >= total)
+		t->sel = total - 1;
+	if (t->sel < 0)
+		t->sel = 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (rows && t->sel >= t->top + rows)
+		t->top = t->sel - rows + 1;
+	if (t->top > total - rows)
+		t->top = total - rows;
 	if (t->top < 0)
 		t->top = 0;
-	for (int r = 0; r < rows && t->top + r < (int)tb->n; r++) {
-		const struct dtl_row *row = &tb->rows[t->top + r];
-		bool hot = row->steal_pct >= 10 || row->lost;
-
-		off = 0;
-		for (int i = 0; i < nv && off < sizeof(buf); i++) {
-			dtl_col__text(&c[vis[i]], row, cell, sizeof(cell));
-			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s ", cell);
-		}
-		if (hot)
-			attron(t->color ? COLOR_PAIR(DTL_PAIR_HOT) | A_BOLD : A_BOLD);
-		mvaddnstr(y + r, 0, buf, COLS);
-		if (hot)
-			attroff(t->color ? COLOR_PAIR(DTL_PAIR_HOT) | A_BOLD : A_BOLD);
-	}
+	for (int r = 0; r < rows && t->top + r < total; r++)
+		draw_row(t, &tb->rows[t->shown[t->top + r]], vis, nv, y + r, t->top + r == t->sel);
 }
 
 static int rows_height(const struct dtl_tui *t, const struct dtl_model *m)

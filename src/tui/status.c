@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../view/columns.h"
 #include "keys.h"
 #include "pane.h"
 
@@ -25,12 +26,31 @@ static const char *hints(void)
 	return buf;
 }
 
+/* " sort -steal_pct  filter steal_pct>20 (12 of 64)": what orders and picks the rows. */
+static void order(const struct dtl_tui *t, const struct dtl_model *m, char *buf, size_t len)
+{
+	size_t n, off;
+	const struct dtl_col *c = dtl_cols(&n);
+
+	off = (size_t)snprintf(buf, len, "  sort %s%s", t->sort_reverse ? "-" : "",
+			       t->sort_col >= 0 && (size_t)t->sort_col < n ? c[t->sort_col].name : "?");
+	if (dtl_filter__on(&t->filter) && off < len)
+		snprintf(buf + off, len - off, "  filter %s%s%s (%zu of %zu)", t->filter.text,
+			 t->filter.text[0] && t->filter.active ? " " : "",
+			 t->filter.active ? "active only" : "", t->nshown, m->table->n);
+}
+
 static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
-	int total = (int)m->table->n;
+	int total = (int)t->nshown;
+	char how[200];
 
 	(void)height;
-	if (t->prompting == 'b')
+	order(t, m, how, sizeof(how));
+	if (t->prompting == '/')
+		dtl_tui__line(y, A_BOLD, "Filter, e.g. steal_pct>20 cpu=0-63 vp=8 (Enter applies, empty "
+			      "clears, Esc cancels): %s", t->prompt);
+	else if (t->prompting == 'b')
 		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
 		              "(Enter jumps, Esc cancels): %s", t->prompt);
 	else if (t->prompting)
@@ -40,8 +60,9 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	else if (m->status && m->status[0])
 		dtl_tui__line(y, A_BOLD, "%s", m->status);
 	else
-		dtl_tui__line(y, 0, "rows %d-%d of %d%s", total ? t->top + 1 : 0,
-		              t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, hints());
+		dtl_tui__line(y, 0, "rows %d-%d of %d%s%s", total ? t->top + 1 : 0,
+		              t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
+			      hints());
 }
 
 static int status_height(const struct dtl_tui *t, const struct dtl_model *m)
@@ -63,6 +84,13 @@ static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
 
 	if (ch == 27) {
 		t->prompting = 0;
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == '/') {
+		char err[200];
+
+		t->prompting = 0;
+		if (dtl_filter__parse(&t->filter, t->prompt, err, sizeof(err)))
+			snprintf(t->message, sizeof(t->message), "%s", err);
+		t->sel = t->top = 0;
 	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
 		t->prompting = 0;
 		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */

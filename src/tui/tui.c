@@ -8,6 +8,8 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@ struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
 
 	if (!t)
 		return NULL;
+	/* the character set only (block characters), never the numbers' format */
+	setlocale(LC_CTYPE, "");
 	t->screen = newterm(NULL, out, in);
 	if (!t->screen) {
 		free(t);
@@ -53,6 +57,10 @@ struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse)
 		init_pair(DTL_PAIR_HOT, COLOR_YELLOW, -1);
 		init_pair(DTL_PAIR_TITLE, COLOR_BLUE, -1);
 		init_pair(DTL_PAIR_WARN, COLOR_BLACK, COLOR_YELLOW);
+		/* the eight base colours: the Linux console has them too */
+		init_pair(DTL_PAIR_OK, COLOR_GREEN, -1);
+		init_pair(DTL_PAIR_MID, COLOR_YELLOW, -1);
+		init_pair(DTL_PAIR_BAD, COLOR_RED, -1);
 		t->color = true;
 	}
 	return t;
@@ -73,10 +81,47 @@ static void view_sort(const struct dtl_view *v, int *col, bool *reverse)
 	dtl_tui__sort(v->priv, col, reverse);
 }
 
+/* Each fresh interval's rows into their sparkline history; regrouped rows start anew. */
+static void keep_history(struct dtl_tui *t, const struct dtl_model *m)
+{
+	unsigned int n = m->stats ? dtl_stats__nr_cpus(m->stats) : 0;
+	const struct dtl_table *tb = m->table;
+
+	if (!n)
+		return;
+	if (!t->spark || t->nspark != n || t->spark_vp != tb->by_vp) {
+		free(t->spark);
+		t->spark = calloc(n, sizeof(*t->spark));
+		t->nspark = t->spark ? n : 0;
+		t->spark_vp = tb->by_vp;
+	}
+	for (size_t i = 0; i < tb->n && t->spark; i++) {
+		const struct dtl_row *r = &tb->rows[i];
+		struct dtl_spark *s;
+
+		if (r->cpu < 0 || (unsigned int)r->cpu >= t->nspark)
+			continue;
+		s = &t->spark[r->cpu];
+		s->v[0][s->at] = (float)r->steal_pct;
+		s->v[1][s->at] = (float)r->dispatch_per_s;
+		s->v[2][s->at] = r->samples >= 20 ? (float)r->lat_p99_us : NAN;
+		s->at = (s->at + 1) % DTL_SPARK_N;
+		s->n += s->n < DTL_SPARK_N;
+	}
+}
+
+const struct dtl_spark *dtl_tui__spark(const struct dtl_tui *t, int id)
+{
+	return id >= 0 && (unsigned int)id < t->nspark && t->spark[id].n ? &t->spark[id] : NULL;
+}
+
 static int view_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
 {
-	(void)fresh;
-	dtl_tui__draw(v->priv, m);
+	struct dtl_tui *t = v->priv;
+
+	if (fresh && !m->since_start && !m->paused)
+		keep_history(t, m);
+	dtl_tui__draw(t, m);
 	return 0;
 }
 
@@ -100,6 +145,8 @@ void dtl_tui__delete(struct dtl_tui *t)
 		return;
 	endwin();
 	delscreen(t->screen);
+	free(t->spark);
+	free(t->shown);
 	free(t);
 }
 
@@ -109,30 +156,49 @@ void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse)
 	*reverse = t->sort_reverse;
 }
 
+/* The next field to sort by: the columns on screen first, in their order, then every other. */
 static void move_sort(struct dtl_tui *t, int dir)
 {
-	int vis[DTL_TUI_MAX_COLS], n = dtl_tui__visible_cols(vis), at = 0;
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	int order[128], vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(vis), k = 0, at = 0;
 
-	for (int i = 0; i < n; i++)
-		if (vis[i] == t->sort_col)
+	for (int i = 0; i < nv; i++)
+		order[k++] = vis[i];
+	for (size_t i = 0; i < n && k < 128; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < nv; j++)
+			seen |= vis[j] == (int)i;
+		if (!seen && c[i].kind != DTL_COL_TIMESTAMP && c[i].kind != DTL_COL_INTERVAL &&
+		    c[i].kind != DTL_COL_MASK)
+			order[k++] = (int)i;
+	}
+	for (int i = 0; i < k; i++)
+		if (order[i] == t->sort_col)
 			at = i;
 	at += dir;
 	if (at < 0)
 		at = 0;
-	if (at >= n)
-		at = n - 1;
-	t->sort_col = vis[at];
+	if (at >= k)
+		at = k - 1;
+	t->sort_col = order[at];
 }
 
-/* arg rows, or a page either way, or to either end; the table clamps what is past it. */
+/*
+ * The cursor by arg rows, or a page either way, or to either end; the rows
+ * pane clamps it and scrolls to keep it in sight.
+ */
 static void scroll_rows(struct dtl_tui *t, int arg, int page)
 {
-	if (arg == DTL_KEY_PAGE || arg == -DTL_KEY_PAGE)
+	if (arg == DTL_KEY_PAGE || arg == -DTL_KEY_PAGE) {
+		t->sel += arg > 0 ? page : -page;
 		t->top += arg > 0 ? page : -page;
-	else if (arg == DTL_KEY_ENDS || arg == -DTL_KEY_ENDS)
-		t->top = arg > 0 ? DTL_KEY_ENDS : 0;
-	else
-		t->top += arg;
+	} else if (arg == DTL_KEY_ENDS || arg == -DTL_KEY_ENDS) {
+		t->sel = t->top = arg > 0 ? DTL_KEY_ENDS : 0;
+	} else {
+		t->sel += arg;
+	}
 }
 
 bool dtl_tui__quit_pending(struct dtl_tui *t)
@@ -157,10 +223,26 @@ static const struct dtl_pane *const main_screen[] = {
 	&dtl_pane_header, &dtl_pane_rows, &dtl_pane_status, NULL,
 };
 static const struct dtl_pane *const help_screen[] = { &dtl_pane_help, NULL };
+static const struct dtl_pane *const detail_screen[] = {
+	&dtl_pane_header, &dtl_pane_detail, &dtl_pane_status, NULL,
+};
 
 static const struct dtl_pane *const *screen(const struct dtl_tui *t)
 {
-	return t->help ? help_screen : main_screen;
+	return t->help ? help_screen : t->detail ? detail_screen : main_screen;
+}
+
+/* The row under the cursor into the detail pane. */
+static void open_detail(struct dtl_tui *t)
+{
+	if (!t->nshown || !t->last_table)
+		return;
+	if (t->sel >= (int)t->nshown)
+		t->sel = (int)t->nshown - 1;
+	t->detail_id = t->last_table->rows[t->shown[t->sel < 0 ? 0 : t->sel]].cpu;
+	t->detail_vp = t->last_table->by_vp;
+	t->detail_top = 0;
+	t->detail = true;
 }
 
 /* A pane with the focus takes every key first. */
@@ -190,7 +272,8 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	k = dtl_keys__find(ch);
 	if (!k) {
 		if (ch != KEY_RESIZE)
-			a.what = DTL_ACT_NONE;
+			snprintf(t->message, sizeof(t->message), "unknown key %s: h for help",
+				 keyname(ch) ? keyname(ch) : "?");
 		return a;
 	}
 	switch (k->what) {
@@ -212,8 +295,71 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 		scroll_rows(t, k->arg, page);
 		break;
 	case DTL_KEY_REDRAW: clearok(curscr, TRUE); break;
+	case DTL_KEY_FILTER:
+		t->prompting = '/';
+		snprintf(t->prompt, sizeof(t->prompt), "%s", t->filter.text);
+		break;
+	case DTL_KEY_ACTIVE:
+		t->filter.active = !t->filter.active;
+		t->sel = t->top = 0;
+		break;
+	case DTL_KEY_DETAIL: open_detail(t); break;
+	case DTL_KEY_WRITE:
+		a.what = DTL_ACT_WRITE;
+		snprintf(a.text, sizeof(a.text), "%s%s", t->sort_reverse ? "-" : "",
+			 dtl_cols(&(size_t){ 0 })[t->sort_col].name);
+		break;
 	}
 	return a;
+}
+
+void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb)
+{
+	if (tb->n > t->shown_cap) {
+		int *p = realloc(t->shown, tb->n * sizeof(*p));
+
+		if (!p) {
+			t->nshown = 0;
+			return;
+		}
+		t->shown = p;
+		t->shown_cap = tb->n;
+	}
+	t->nshown = 0;
+	for (size_t i = 0; i < tb->n; i++)
+		if (!dtl_filter__on(&t->filter) || dtl_filter__match(&t->filter, &tb->rows[i]))
+			t->shown[t->nshown++] = (int)i;
+}
+
+/* Where a line may break: after two spaces or "; ", so no token is ever cut. */
+static size_t token_end(const char *s, size_t from, size_t max)
+{
+	size_t brk = 0;
+
+	for (size_t i = from; s[i] && i - from <= max; i++)
+		if (i > from && ((s[i] == ' ' && s[i - 1] == ' ') || (s[i - 1] == ';' && s[i] == ' ')))
+			brk = i;
+	return brk;
+}
+
+int dtl_tui__wrap(int y, int max_lines, int attr, const char *text)
+{
+	size_t len = strlen(text), at = 0, w = COLS > 0 ? (size_t)COLS : 80;
+	int lines = 0;
+
+	while (at < len && lines < max_lines) {
+		size_t end = len - at <= w ? len : token_end(text, at, w);
+
+		if (!end || end <= at)
+			end = at + w < len ? at + w : len;	/* one token wider than the screen */
+		if (y >= 0)
+			dtl_tui__line(y + lines, attr, "%.*s", (int)(end - at), text + at);
+		lines++;
+		at = end;
+		while (text[at] == ' ')
+			at++;
+	}
+	return lines ? lines : 1;
 }
 
 void dtl_tui__line(int y, int attr, const char *fmt, ...)
@@ -237,6 +383,8 @@ void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m)
 	const struct dtl_pane *const *p = screen(t);
 	int h[8], fixed = 0, fills = 0, y = 0, n;
 
+	t->last_table = m->table;
+	dtl_tui__filter_rows(t, m->table);
 	for (n = 0; p[n] && n < 8; n++) {
 		h[n] = p[n]->height(t, m);
 		if (h[n] == DTL_PANE_FILL)

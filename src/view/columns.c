@@ -79,6 +79,8 @@ static const struct dtl_col later[] = {
 	{ "steal_stat_diff_pct", "", "%", "steal_us against /proc/stat's per-CPU steal (USER_HZ "
 	  "ticks); empty where it does not move", DTL_COL_KNOWN, F(steal_stat_diff_pct),
 	  DTL_KNOWN_STAT, 1, 6, 99, 1 },
+	{ "samples", "", "count", "latency samples behind lat_p50_us and lat_p99_us (the TUI shows "
+	  "'-' below 20)", DTL_COL_U64, F(samples), 0, 0, 6, 99, 1 },
 };
 
 /* Short TUI headings for the reason columns worth a glance. */
@@ -189,7 +191,8 @@ static bool dtl_only(const struct dtl_col *c)
 	       ((c->kind == DTL_COL_U64 || c->kind == DTL_COL_DOUBLE) &&
 		(c->off == F(preempt_ratio) || c->off == F(lat_p50_us) || c->off == F(lat_p99_us) ||
 		 c->off == F(lat_max_us) || c->off == F(faults) || c->off == F(bad) ||
-		 c->off == F(migr_core) || c->off == F(migr_other) || c->off == F(gaps)));
+		 c->off == F(migr_core) || c->off == F(migr_other) || c->off == F(gaps) ||
+		 c->off == F(samples)));
 }
 
 bool dtl_col__known(const struct dtl_col *c, const struct dtl_row *r)

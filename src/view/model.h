@@ -29,6 +29,7 @@ struct dtl_model {
 	unsigned int nr_vps, smt;	/* VPs and the most threads of one; nr_vps 0: unknown */
 	bool paused;
 	bool since_start;
+	bool recorded;			/* a replay: times are the recording's */
 	const struct dtl_lparcfg *lparcfg;
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */

@@ -25,6 +25,7 @@ enum dtl_action {
 	DTL_ACT_STEP,		/* a replay's next (step 1) or previous (-1) interval */
 	DTL_ACT_JUMP,		/* a replay to the time in text */
 	DTL_ACT_GROUP,		/* rows per VP <-> per CPU */
+	DTL_ACT_WRITE,		/* the settings to dtltoprc; text: the sort field */
 };
 
 struct dtl_act {
@@ -32,7 +33,7 @@ struct dtl_act {
 	unsigned int bit;
 	double interval_s;
 	int step;
-	char text[32];
+	char text[96];
 };
 
 struct dtl_view;

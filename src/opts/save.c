@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * save.c - the TUI's W: the settings a person changed while watching, into
+ * dtltoprc. Every line the file already had stays (comments, unknown keys,
+ * settings W does not own); ours are replaced where they were, or added.
+ * Written new under a temporary name, then renamed: never half a file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../dtl/dtl.h"
+#include "../view/judge.h"
+#include "opts.h"
+
+#define SAVE_MAX (64 * 1024)
+
+struct setting {
+	const char *key;
+	char value[160];
+	bool written;
+};
+
+static int config_path(const struct dtl_opts *o, char *path, size_t len)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (o->config_file)
+		return snprintf(path, len, "%s", o->config_file) < (int)len ? 0 : -1;
+	if (xdg && *xdg)
+		return snprintf(path, len, "%s/dtltop/dtltoprc", xdg) < (int)len ? 0 : -1;
+	if (home && *home)
+		return snprintf(path, len, "%s/.config/dtltop/dtltoprc", home) < (int)len ? 0 : -1;
+	return -1;
+}
+
+/* mkdir -p of path's directory. */
+static void make_dirs(const char *path)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+}
+
+/* Our key on this line, or NULL: "  key = value" */
+static struct setting *ours(const char *line, size_t n, struct setting *s, size_t ns)
+{
+	while (n && (*line == ' ' || *line == '\t'))
+		line++, n--;
+	for (size_t i = 0; i < ns; i++) {
+		size_t k = strlen(s[i].key);
+
+		if (n > k && strncmp(line, s[i].key, k) == 0 &&
+		    (line[k] == '=' || line[k] == ' ' || line[k] == '\t'))
+			return &s[i];
+	}
+	return NULL;
+}
+
+static int write_all(FILE *f, const char *old, size_t n, struct setting *s, size_t ns)
+{
+	for (size_t at = 0; at < n;) {
+		const char *nl = memchr(old + at, '\n', n - at);
+		size_t len = nl ? (size_t)(nl - old - at) : n - at;
+		struct setting *k = ours(old + at, len, s, ns);
+
+		if (!k)
+			fprintf(f, "%.*s\n", (int)len, old + at);
+		else if (!k->written)	/* where it was; a repeat is dropped */
+			fprintf(f, "%s=%s\n", k->key, k->value);
+		if (k)
+			k->written = true;
+		at += len + 1;
+	}
+	for (size_t i = 0; i < ns; i++)
+		if (!s[i].written)
+			fprintf(f, "%s=%s\n", s[i].key, s[i].value);
+	return ferror(f) ? -1 : 0;
+}
+
+int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *path,
+		   size_t pathlen, char *err, size_t errlen)
+{
+	struct setting s[] = { { "delay", "", false }, { "sort", "", false }, { "group", "", false },
+			       { "events", "", false }, { "thresholds", "", false } };
+	static char old[SAVE_MAX + 1];
+	char tmp[4200];
+	size_t n = 0;
+	FILE *f;
+	int fd, bad;
+
+	if (config_path(o, path, pathlen)) {
+		snprintf(err, errlen, "no place for dtltoprc (neither XDG_CONFIG_HOME nor HOME)");
+		return -1;
+	}
+	snprintf(s[0].value, sizeof(s[0].value), "%g", now->interval_s);
+	snprintf(s[1].value, sizeof(s[1].value), "%s", now->sort);
+	snprintf(s[2].value, sizeof(s[2].value), "%s", now->by_vp ? "vp" : "cpu");
+	dtl_mask__format(now->mask, s[3].value, sizeof(s[3].value));
+	dtl_judge__format(s[4].value, sizeof(s[4].value));
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(old, 1, SAVE_MAX + 1, f);
+		fclose(f);
+		if (n > SAVE_MAX || memchr(old, '\0', n)) {
+			snprintf(err, errlen, "%s is not a dtltoprc (binary or over 64 KiB): not written",
+				 path);
+			return -1;
+		}
+	}
+	make_dirs(path);
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	bad = write_all(f, old, n, s, sizeof(s) / sizeof(s[0]));
+	if (fclose(f) || bad || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
