@@ -175,6 +175,8 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=build/dtltop-san tests/truth.sh
 	DTLTOP=./dtltop tests/tui.sh
 	DTLTOP=build/dtltop-san tests/tui.sh
+	DTLTOP=./dtltop tests/triage.sh
+	DTLTOP=build/dtltop-san tests/triage.sh
 	DTLTOP=./dtltop tests/exporter.sh
 	DTLTOP=build/dtltop-san tests/exporter.sh
 	tests/exporter-load.py ./dtltop

@@ -6,22 +6,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 command -v tmux >/dev/null || { echo "tui.sh: tmux missing (scripts/deps.sh installs it)"; exit 1; }
 
-sock="dtltop-test-$$"
-T() { tmux -L "$sock" "$@"; }
-screen() { T capture-pane -p -t t 2>/dev/null; }
-# wait_for REGEX [seconds]: poll the screen until it matches
-wait_for() {
-	local end=$((SECONDS + ${2:-10}))
-	while [ $SECONDS -lt $end ]; do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-expect() { if wait_for "$1" "${3:-10}"; then ok; else fail "$2"; screen | sed 's/^/  | /' >&2; fi; }
-keys() { T send-keys -t t "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
+. tests/tmux.sh
 
 mkdir -p "$tmp/run" "$tmp/root/proc/powerpc"
 printf 'partition_entitled_capacity=1600\nshared_processor_mode=1\ncapped=0\npartition_active_processors=64\npool_capacity=3200\ndispatches=5\n' \

@@ -107,6 +107,8 @@ static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
 			a.what = DTL_ACT_INTERVAL;
 			a.interval_s = v;
 		}
+	} else if (ch == 21) {	/* ^U, as in a shell */
+		t->prompt[0] = '\0';
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len) {
 		t->prompt[len - 1] = '\0';
 	} else if (ch >= 32 && ch < 127 && len + 1 < sizeof(t->prompt)) {

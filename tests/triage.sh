@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Finding the worst of many CPUs in the TUI, as a person would: colours that
+# carry meaning, the header's words, the filter, the detail pane against the
+# CSV of the same run, dtltoprc written by W and read back, layouts that
+# never cut a token.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+command -v tmux >/dev/null || { echo "triage.sh: tmux missing"; exit 1; }
+. tests/tmux.sh
+
+ESC=$(printf '\033')
+# the row lines of the screen with their colour codes (capture-pane -e)
+colour_rows() { T capture-pane -e -p -t t | grep -E "^($ESC\\[[0-9;]*m)* +[0-9]+ " | head -30; }
+
+# 1. colours per cell, from the thresholds; none under --no-color
+mkdir -p "$tmp/cfg/dtltop"
+T new-session -d -s t -x 120 -y 40 "XDG_CONFIG_HOME=$tmp/cfg LC_ALL=C $DTLTOP --sim=vcpus=64,load=0.7 -d 0.5 2>$tmp/err1; sleep 30"
+expect '^ +0 +[0-9]' "first run up"
+sleep 0.6
+rows=$(colour_rows)
+grep -q "$ESC\\[31m" <<<"$rows" && grep -q "$ESC\\[32m" <<<"$rows" && ok ||
+	fail "no red and green cells: $(head -2 <<<"$rows" | cat -v)"
+# the red is on STEAL% cells at or past 25 (and bold: the worst), never on the CPU number
+grep -qE "$ESC\\[1m$ESC\\[31m +(2[5-9]|[3-9][0-9])\\.[0-9]|$ESC\\[31m$ESC\\[1m +(2[5-9]|[3-9][0-9])\\.[0-9]" <<<"$rows" && ok ||
+	fail "no bold red steal cell >= 25: $(grep -m1 31m <<<"$rows" | cat -v)"
+grep -qE "^($ESC\\[[0-9;]*m)*$ESC\\[3[123]m +[0-9]+ " <<<"$rows" && fail "the CPU number is coloured" || ok
+
+# 2. the header in words, and the spread
+expect '^waiting [0-9]+% of wanted CPU time; p99 dispatch wait [0-9.]+(us|ms|s)' "the judgement line"
+expect '^64 CPUs: steal% min/p50/p90/max [0-9.]+/[0-9.]+/[0-9.]+/[0-9.]+  p99 min/p50/p90/max ' "the spread line"
+expect '[0-9]{2}:[0-9]{2}:[0-9]{2} [A-Z]+  mask' "a clock in the title"
+
+# 3. the filter: every row shown passes it; the status line says so; empty clears
+keys / 'steal_pct>25' Enter
+expect 'filter steal_pct>25 \([0-9]+ of 64\)' "the status line names the filter"
+# a capture can fall mid-redraw: a few looks, one whole
+for i in 1 2 3 4 5; do
+	sleep 0.6
+	st=$(screen | awk '/^ +\*?CPU/ { for (i = 1; i <= NF; i++) if ($i ~ /STEAL%/) k = i } k && /^ +[0-9]+ / { print $k }')
+	[ -n "$st" ] && awk '$1 <= 25 { bad = 1 } END { exit bad }' <<<"$st" && break
+done
+[ -n "$st" ] && awk '$1 <= 25 { bad = 1 } END { exit bad }' <<<"$st" && ok || fail "rows <= 25% steal pass steal_pct>25: $st"
+keys / C-u Enter
+expect 'rows 1-[0-9]+ of 64  sort cpu  h help' "an empty filter clears it"
+keys / C-u 'cpu=8-15' Enter
+expect 'filter cpu=8-15 \(8 of 64\)' "cpu=LIST picks 8 rows"
+expect 'rows 1-8 of 8' "eight rows shown"
+keys / C-u 'nosuch>1' Enter
+expect "no field 'nosuch' to filter by" "a bad filter is refused, naming it"
+keys o
+expect 'active only' "o: only rows that dispatched"
+keys o
+
+# 4. unknown keys, and the mask keys say what the figures now leave out
+keys x
+expect 'unknown key x: h for help' "an unknown key is answered"
+keys c
+expect 'figures from the next interval are partial: cede not traced' "c says what is left out"
+keys a
+expect 'figures complete from the next interval' "a says the figures are whole again"
+
+# 5. sorting reaches fields that have no column on screen, and names them
+keys / C-u Enter
+for i in $(seq 30); do keys '>'; done
+expect 'sort (preempt|dispatch)_[a-zA-Z_]+ ' "> reaches fields with no column on screen"
+keys Home
+for i in $(seq 40); do keys '<'; done
+expect 'sort cpu ' "< comes back to cpu"
+
+# 6. W writes dtltoprc (keeping its other lines), and a new run reads it back
+printf '# mine\nfavourite=blue\ndelay=3\n' >"$tmp/cfg/dtltop/dtltoprc"
+keys v '>' W
+expect "settings written to $tmp/cfg/dtltop/dtltoprc" "W says where"
+cfg=$(cat "$tmp/cfg/dtltop/dtltoprc")
+grep -qx '# mine' <<<"$cfg" && grep -qx 'favourite=blue' <<<"$cfg" && grep -qx 'delay=0.5' <<<"$cfg" &&
+	grep -qx 'group=vp' <<<"$cfg" && grep -qx 'sort=dispatch_per_s' <<<"$cfg" &&
+	grep -q '^thresholds=steal_pct=10:25,' <<<"$cfg" && [ "$(grep -c '^delay=' <<<"$cfg")" -eq 1 ] && ok ||
+	fail "dtltoprc after W: $cfg"
+keys q
+T kill-server 2>/dev/null
+sock="$sock-2"	# a fresh server: the old one may still be going
+T new-session -d -s t -x 120 -y 40 "XDG_CONFIG_HOME=$tmp/cfg $DTLTOP --sim=vcpus=64 2>$tmp/err2; sleep 30"
+expect 'every 0\.50s' "the interval comes back from dtltoprc"
+expect '^ +VP +\*DISP/s' "grouping and sort come back"
+grep -q "unknown key 'favourite'" "$tmp/err2" && ok || fail "the unknown key is not warned about: $(cat "$tmp/err2")"
+T kill-server 2>/dev/null
+sock="$sock-3"
+
+# 7. the detail pane against the CSV of the same deterministic run
+"$DTLTOP" --sim=vcpus=8,clock=virtual --seed 5 -b -n 8 -d 1 -w "$tmp/r8.dtl" --csv >"$tmp/r8.csv" || fail "recording"
+col() { csv_cols "$tmp/r8.csv" cpu,"$1" | awk -F, -v n="$2" '$1 == "0" && ++k == n { print $2 }'; }
+T new-session -d -s t -x 150 -y 60 "LC_ALL=C $DTLTOP -r $tmp/r8.dtl --no-color 2>$tmp/err3; sleep 30"
+expect 'end of the recording after interval 8' "the replay reaches its end" 20
+keys Enter
+expect 'CPU 0 in detail' "Enter opens the detail of the row under the cursor"
+expect "^$(col dispatches 8) dispatches" "the detail's dispatches are the CSV's"
+expect "^  H_CEDE +$(col preempt_H_CEDE 8) " "the detail's H_CEDE count is the CSV's"
+total=$(csv_cols "$tmp/r8.csv" cpu,dispatches | awk -F, '$1 == "0" { s += $2 } END { print s }')
+expect "^Dispatch latency since start \\($total samples\\)" "the histogram holds every sample since start"
+expect '^Physical processors since start: [0-9]+ [0-9]+%' "the processors it ran on"
+# 8 intervals shown: 8 points in each sparkline (ASCII under LC_ALL=C)
+line=$(screen | grep -E '^  steal% ')
+pts=$(sed -E 's/^  steal% +//; s/  max .*//' <<<"$line")
+[ "${#pts}" -eq 8 ] && ok || fail "sparkline of ${#pts} points after 8 intervals: '$line'"
+keys Escape
+expect '^ +\*CPU' "Esc closes the detail"
+T kill-server 2>/dev/null
+
+# 8. layouts: at 80x24 and 200x60 no header token is cut
+for size in 80x24 200x60; do
+	sock="$sock-$size"
+	T new-session -d -s t -x "${size%x*}" -y "${size#*x}" "$DTLTOP --sim=vcpus=1920 -d 0.5 2>/dev/null; sleep 30"
+	expect '^ +0 +[0-9]' "$size up" 20
+	sleep 0.6
+	head=$(screen | sed -n '1,/^ +\*CPU/p')
+	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$head")
+	[ "$w" -le "${size%x*}" ] && ok || fail "$size: a line of $w columns"
+	# each known token whole: the source's detail, the latency triple, the spread
+	grep -qE '(^|  )sim vcpus=1920 [^ ]+ .*seed=1( |$)' <<<"$head" && ok || fail "$size: the source's detail cut: $head"
+	grep -qE 'lat p50/p99/max [0-9.]+(us|ms|s|-)/[0-9.]+(us|ms|s)/[0-9.]+(us|ms|s)( |$)' <<<"$head" && ok ||
+		fail "$size: the latency token cut: $head"
+	grep -qE 'p99 min/p50/p90/max [^ ]+/[^ ]+/[^ ]+/[0-9.]+(us|ms|s)$' <<<"$head" && ok || fail "$size: the spread cut: $head"
+	T kill-server 2>/dev/null
+done
+finish
