@@ -107,7 +107,24 @@ keys Escape
 expect '^ +\*CPU' "Esc closes the detail"
 T kill-server 2>/dev/null
 
-# 8. layouts: at 80x24 and 200x60 no header token is cut
+# 8. smoothing: S toggles it; averaged over 1000 s, a row's rate holds still
+sock="$sock-s"
+T new-session -d -s t -x 120 -y 30 "$DTLTOP --sim=vcpus=16 -d 0.3 --smooth 1000 --no-color 2>/dev/null; sleep 30"
+expect '\[smoothed 1000s\]' "--smooth marks the header"
+sleep 1
+r1=$(screen | awk '/^ +\*?CPU/ { h = 1; next } h && $1 == "0" { print $2; exit }')
+sleep 1.5
+r2=$(screen | awk '/^ +\*?CPU/ { h = 1; next } h && $1 == "0" { print $2; exit }')
+awk -v a="$r1" -v b="$r2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= a * 0.02) }' && ok ||
+	fail "smoothed over 1000 s, CPU 0's rate went $r1 -> $r2"
+keys S
+expect 'rows as measured' "S turns smoothing off"
+screen | grep -q 'smoothed' && fail "the header still says smoothed" || ok
+keys S
+expect 'rows smoothed over 1000s' "S turns it on again"
+T kill-server 2>/dev/null
+
+# 9. layouts: at 80x24 and 200x60 no header token is cut
 for size in 80x24 200x60; do
 	sock="$sock-$size"
 	T new-session -d -s t -x "${size%x*}" -y "${size#*x}" "$DTLTOP --sim=vcpus=1920 -d 0.5 2>/dev/null; sleep 30"

@@ -95,6 +95,16 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 	case DTL_ACT_WRITE:
 		save(l, a->text);
 		break;
+	case DTL_ACT_SMOOTH:
+		l->smooth_s = l->smooth_s > 0 ? 0 : l->o.smooth_s > 0 ? l->o.smooth_s : 10;
+		loop_smooth_free(l);	/* an average starts again from the next interval */
+		if (l->smooth_s > 0)
+			snprintf(l->status, sizeof(l->status), "rows smoothed over %gs (the CSV and "
+				 "exports are not)", l->smooth_s);
+		else
+			snprintf(l->status, sizeof(l->status), "rows as measured, interval by interval");
+		loop_refill(l, l->table.ts_ns);
+		break;
 	case DTL_ACT_RESET:
 		dtl_stats__reset_totals(l->stats);
 		snprintf(l->status, sizeof(l->status), "totals reset");

@@ -35,6 +35,9 @@ struct dtl_loop {
 	struct witness *witness;	/* the VPA's, where readable (witness.c) */
 	struct statw *statw;		/* /proc/stat's steal, for live sources */
 	char host[256];			/* this machine's name */
+	double smooth_s;		/* the TUI's smoothing, 0 off */
+	bool fresh;			/* the refill is a new interval's */
+	struct smooth *smooth;		/* smooth.c */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
@@ -74,6 +77,10 @@ void loop_pace_begin(struct dtl_loop *l, struct dtl_pace *p);
 /* After an interval: where the next begins. */
 void loop_pace_next(struct dtl_loop *l, struct dtl_pace *p, uint64_t interval_ns,
 		    uint64_t deadline);
+
+/* smooth.c: decayed averages of the rows for the TUI; fresh adds an interval */
+void loop_smooth(struct dtl_loop *l, bool fresh);
+void loop_smooth_free(struct dtl_loop *l);
 
 /* witness.c: the VPA as a second witness */
 void loop_witness_open(struct dtl_loop *l);

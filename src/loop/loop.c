@@ -174,6 +174,7 @@ static void build_model(struct dtl_loop *l)
 	m->smt = l->smt;
 	m->paused = l->paused;
 	m->since_start = l->since_start;
+	m->smooth_s = l->smooth_s > 0 && !l->since_start ? l->smooth_s : 0;
 	m->recorded = dtl_source__recorded(l->src);
 	m->lparcfg = &l->lparcfg;
 	m->lpar = l->since_start ? &l->lpar_total : &l->lpar;
@@ -196,6 +197,8 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
 			ts);
 	l->table.ts_ns = ts;
 	lpar_row(l);
+	loop_smooth(l, l->fresh);
+	l->fresh = false;
 	sort_rows(l);
 }
 
@@ -206,9 +209,10 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
  */
 static int present(struct dtl_loop *l, uint64_t ts, bool fresh)
 {
-	if (!l->paused)
+	if (!l->paused) {
+		l->fresh = fresh;
 		loop_refill(l, ts);
-	else
+	} else
 		sort_rows(l);
 	build_model(l);
 	return l->view->ops->show(l->view, &l->model, fresh);
@@ -356,6 +360,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		goto fail;
 	}
 	l->o = *o;
+	l->smooth_s = o->smooth_s;
 	l->src = src;
 	l->clock = clock ? *clock : dtl_clock_real;
 	l->stop = stop;
@@ -416,6 +421,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 		rc = l->exit_code;
 	loop_witness_close(l);
 	loop_statw_close(l);
+	loop_smooth_free(l);
 	dtl_table__free(&l->table);
 	dtl_stats__delete(l->stats);
 	dtl_source__close(l->src);

@@ -37,6 +37,7 @@ struct dtl_opts {
 	const char *textfile;	/* --textfile DIR */
 	const char *report;	/* --report FILE.html */
 	bool batch_given;	/* -b on the command line, not implied by a pipe */
+	double smooth_s;	/* --smooth: the TUI's rows as decayed averages; 0 off */
 	const char *config_file;	/* --config's, where W writes; NULL: the XDG one */
 };
 

@@ -228,6 +228,15 @@ static int set_thresholds(struct dtl_opts *o, const char *a, char *err, size_t e
 	return dtl_judge__set(a, err, errlen);
 }
 
+static int set_smooth(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (dtl_opts__interval(a, &o->smooth_s, err, errlen)) {
+		snprintf(err, errlen, "bad --smooth '%s' (want seconds, e.g. 10)", a);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_report(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0] || strlen(a) > 3000) {
@@ -284,6 +293,8 @@ static const struct opt opts[] = {
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },
 	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
 	  FLAG(list_options), NULL },
+	{ "smooth", 0, REQ, "SECS", NULL, "the TUI's rates and shares as averages decaying over "
+	  "SECS, so the order holds still (key S)", PARSE(set_smooth), "smooth" },
 	{ "thresholds", 0, REQ, "LIST", NULL, "cell colours: FIELD=WARN:CRIT,... in CSV units "
 	  "(default steal_pct=10:25,lat_p99_us=5000:10000,...)", PARSE(set_thresholds), "thresholds" },
 	{ "no-color", 0, NO, NULL, NULL, "monochrome (NO_COLOR is honoured too)",

@@ -33,16 +33,18 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char
 {
 	const struct dtl_row *a = &m->table->all;
 	char mask[32], partial[64], gaps[48] = "", cpus[64], witness[64] = "", clk[48];
-	char p50[16], p99[16], mx[16], idle[16];
+	char p50[16], p99[16], mx[16], idle[16], smooth[32] = "";
 	int n = 0;
 
 	(void)t;
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	dtl_model__cpus(m, cpus, sizeof(cpus));
 	clock_text(m, clk, sizeof(clk));
-	snprintf(lines[n++], 640, "dtltop %s%s%s  %s  mask %s (0x%x)  every %.2fs  %s  %s %s",
+	if (m->smooth_s > 0)
+		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
+	snprintf(lines[n++], 640, "dtltop %s%s%s%s  %s  mask %s (0x%x)  every %.2fs  %s  %s %s",
 		 DTLTOP_VERSION, m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
-		 clk, mask, m->mask, m->interval_s, cpus, m->source, m->detail);
+		 smooth, clk, mask, m->mask, m->interval_s, cpus, m->source, m->detail);
 	/* What the figures leave out comes first, where it cannot be cut off. */
 	if (dtl_mask__partial(a->mask, partial, sizeof(partial)))
 		snprintf(lines[n++], 640, "!%s: these figures leave those events out", partial);

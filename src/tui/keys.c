@@ -28,6 +28,8 @@ static const struct dtl_key keys[] = {
 	{ { '/' }, "/", "/ filter", DTL_KEY_FILTER, 0,
 	  "filter rows: steal_pct>20, cpu=0-63, vp=8, lat_p99_us>=10000 (all must hold; empty clears)" },
 	{ { 'o' }, "o", NULL, DTL_KEY_ACTIVE, 0, "only rows that dispatched in the span, or all" },
+	{ { 'S' }, "S", NULL, DTL_KEY_SMOOTH, 0,
+	  "smooth the rows (decaying averages over --smooth seconds, 10 by default) or not" },
 	{ { '<' }, "<", NULL, DTL_KEY_SORT_MOVE, -1,
 	  "sort by the field before (every CSV field, shown or not; the status line names it)" },
 	{ { '>' }, ">", "</> sort", DTL_KEY_SORT_MOVE, 1, "sort by the next field" },

@@ -29,6 +29,7 @@ enum dtl_key_do {
 	DTL_KEY_ACTIVE,		/* only rows that dispatched */
 	DTL_KEY_DETAIL,		/* the row under the cursor in detail */
 	DTL_KEY_WRITE,		/* the settings to dtltoprc */
+	DTL_KEY_SMOOTH,		/* rows smoothed or as measured */
 };
 
 #define DTL_KEY_PAGE 100000	/* SCROLL by this many rows is a page */

@@ -304,6 +304,7 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 		t->sel = t->top = 0;
 		break;
 	case DTL_KEY_DETAIL: open_detail(t); break;
+	case DTL_KEY_SMOOTH: a.what = DTL_ACT_SMOOTH; break;
 	case DTL_KEY_WRITE:
 		a.what = DTL_ACT_WRITE;
 		snprintf(a.text, sizeof(a.text), "%s%s", t->sort_reverse ? "-" : "",

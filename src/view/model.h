@@ -30,6 +30,7 @@ struct dtl_model {
 	bool paused;
 	bool since_start;
 	bool recorded;			/* a replay: times are the recording's */
+	double smooth_s;		/* rows smoothed over this many seconds (the TUI); 0 not */
 	const struct dtl_lparcfg *lparcfg;
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */

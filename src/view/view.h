@@ -26,6 +26,7 @@ enum dtl_action {
 	DTL_ACT_JUMP,		/* a replay to the time in text */
 	DTL_ACT_GROUP,		/* rows per VP <-> per CPU */
 	DTL_ACT_WRITE,		/* the settings to dtltoprc; text: the sort field */
+	DTL_ACT_SMOOTH,		/* the rows smoothed or not */
 };
 
 struct dtl_act {
