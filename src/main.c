@@ -32,6 +32,7 @@ static int run(struct dtl_loop *l, struct dtl_opts *o)
 {
 	struct dtl_view *v;
 	struct dtl_tui *tui;
+	char err[256];
 	int rc;
 
 	if (o->listen || o->textfile) {
@@ -58,6 +59,11 @@ static int run(struct dtl_loop *l, struct dtl_opts *o)
 	if (!tui) {
 		fprintf(stderr, "dtltop: cannot start the terminal UI (TERM=%s); try -b\n",
 			getenv("TERM") ? getenv("TERM") : "");
+		return 2;
+	}
+	if (o->columns && dtl_tui__columns(tui, o->columns, err, sizeof(err))) {
+		dtl_tui__delete(tui);
+		fprintf(stderr, "dtltop: %s\n", err);
 		return 2;
 	}
 	rc = dtl_loop__run(l, dtl_tui__view(tui));

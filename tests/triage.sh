@@ -124,7 +124,43 @@ keys S
 expect 'rows smoothed over 1000s' "S turns it on again"
 T kill-server 2>/dev/null
 
-# 9. layouts: at 80x24 and 200x60 no header token is cut
+# 9. the setup screen: hide a column, move one, set a threshold; W keeps them
+sock="$sock-f2"
+mkdir -p "$tmp/cfg2/dtltop"
+T new-session -d -s t -x 160 -y 50 "XDG_CONFIG_HOME=$tmp/cfg2 $DTLTOP --sim=vcpus=16 -d 0.5 --no-color 2>/dev/null; sleep 30"
+expect '^ +\*CPU +DISP +DISP/s +INVOL%' "setup run up"
+keys F2
+expect '^Setup: Up/Down choose' "F2 opens the setup screen"
+expect '^  \[x\] DISP/s +dispatch_per_s' "columns listed with their state"
+keys Down Down Space	# the third: DISP/s
+expect '^  \[ \] DISP/s' "Space hides a column"
+keys Down '-'	# INVOL% moves before DISP/s
+expect '^  \[x\] INVOL% .*' "the moved column keeps its state"
+for i in $(seq 17); do keys Down; done
+keys Enter C-u 'steal_pct=50:90' Enter
+expect '^  steal_pct +50:90' "a threshold edited on the setup screen"
+keys Escape
+expect '^ +\*CPU +DISP +INVOL% +STEAL ' "the table follows the setup: DISP/s gone, INVOL% moved"
+keys W
+expect 'settings written to' "W after the setup"
+grep -q '^columns=cpu,dispatches,preempt_ratio,steal_us,' "$tmp/cfg2/dtltop/dtltoprc" &&
+	grep -q '^thresholds=steal_pct=50:90,' "$tmp/cfg2/dtltop/dtltoprc" && ok ||
+	fail "dtltoprc after the setup: $(cat "$tmp/cfg2/dtltop/dtltoprc")"
+T kill-server 2>/dev/null
+expect_error "a column with no place on screen" "bad --columns: 'idle_pct'" --sim --columns cpu,idle_pct
+
+# 10. the help wraps to the width instead of cutting
+sock="$sock-h"
+T new-session -d -s t -x 80 -y 60 "$DTLTOP --sim=vcpus=16 -d 0.5 2>/dev/null; sleep 30"
+expect '^ +\*CPU' "help run up"
+keys h
+expect '^  e, E +export the table shown to dtltop-YYYYMMDD-HHMMSS\.csv here$' "a long key line wraps"
+expect '^ {16}\(--export-format\)$' "its rest continues under its text"
+w=$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+[ "$w" -le 80 ] && ok || fail "help lines of $w columns at 80"
+T kill-server 2>/dev/null
+
+# 11. layouts: at 80x24 and 200x60 no header token is cut
 for size in 80x24 200x60; do
 	sock="$sock-$size"
 	T new-session -d -s t -x "${size%x*}" -y "${size#*x}" "$DTLTOP --sim=vcpus=1920 -d 0.5 2>/dev/null; sleep 30"

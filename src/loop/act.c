@@ -64,13 +64,14 @@ static void group(struct dtl_loop *l, bool by_vp)
 	loop_refill(l, l->table.ts_ns);
 }
 
-static void save(struct dtl_loop *l, const char *sort)
+static void save(struct dtl_loop *l, const char *sort, const char *columns)
 {
 	struct dtl_saved now = { .interval_s = l->o.interval_s, .by_vp = l->table.by_vp,
 				 .mask = dtl_source__mask(l->src) };
 	char path[4096], err[512];
 
 	snprintf(now.sort, sizeof(now.sort), "%s", sort);
+	snprintf(now.columns, sizeof(now.columns), "%s", columns);
 	if (dtl_opts__save(&l->o, &now, path, sizeof(path), err, sizeof(err)))
 		snprintf(l->status, sizeof(l->status), "settings not written: %.400s", err);
 	else
@@ -93,7 +94,7 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		export(l);
 		break;
 	case DTL_ACT_WRITE:
-		save(l, a->text);
+		save(l, a->text, a->list);
 		break;
 	case DTL_ACT_SMOOTH:
 		l->smooth_s = l->smooth_s > 0 ? 0 : l->o.smooth_s > 0 ? l->o.smooth_s : 10;

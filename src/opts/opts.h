@@ -37,6 +37,7 @@ struct dtl_opts {
 	const char *textfile;	/* --textfile DIR */
 	const char *report;	/* --report FILE.html */
 	bool batch_given;	/* -b on the command line, not implied by a pipe */
+	const char *columns;	/* --columns: the TUI's, in order */
 	double smooth_s;	/* --smooth: the TUI's rows as decayed averages; 0 off */
 	const char *config_file;	/* --config's, where W writes; NULL: the XDG one */
 };
@@ -61,6 +62,7 @@ struct dtl_saved {
 	char sort[64];		/* "-steal_pct" */
 	bool by_vp;
 	unsigned int mask;
+	char columns[640];	/* "cpu,dispatch_per_s,..." */
 };
 /*
  * now into dtltoprc (--config's file, or the XDG one), keeping its other

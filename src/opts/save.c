@@ -21,7 +21,7 @@
 
 struct setting {
 	const char *key;
-	char value[160];
+	char value[640];
 	bool written;
 };
 
@@ -91,8 +91,9 @@ static int write_all(FILE *f, const char *old, size_t n, struct setting *s, size
 int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *path,
 		   size_t pathlen, char *err, size_t errlen)
 {
-	struct setting s[] = { { "delay", "", false }, { "sort", "", false }, { "group", "", false },
-			       { "events", "", false }, { "thresholds", "", false } };
+	static struct setting s[] = { { "delay", "", false }, { "sort", "", false }, { "group", "", false },
+			       { "events", "", false }, { "thresholds", "", false },
+			       { "columns", "", false } };
 	static char old[SAVE_MAX + 1];
 	char tmp[4200];
 	size_t n = 0;
@@ -108,6 +109,9 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 	snprintf(s[2].value, sizeof(s[2].value), "%s", now->by_vp ? "vp" : "cpu");
 	dtl_mask__format(now->mask, s[3].value, sizeof(s[3].value));
 	dtl_judge__format(s[4].value, sizeof(s[4].value));
+	snprintf(s[5].value, sizeof(s[5].value), "%s", now->columns);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		s[i].written = false;
 	f = fopen(path, "r");
 	if (f) {
 		n = fread(old, 1, SAVE_MAX + 1, f);

@@ -228,6 +228,30 @@ static int set_thresholds(struct dtl_opts *o, const char *a, char *err, size_t e
 	return dtl_judge__set(a, err, errlen);
 }
 
+/* The TUI's columns: each a CSV field or heading with a place on screen. */
+static int set_columns(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+
+	for (const char *p = a; *p;) {
+		size_t len = strcspn(p, ",");
+		char name[64];
+		int i;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), p);
+		i = dtl_cols__find(name);
+		if (i < 0 || !c[i].head[0]) {
+			snprintf(err, errlen, "bad --columns: '%s' has no place on screen (a CSV field "
+				 "with a heading, as --list-fields shows)", name);
+			return -1;
+		}
+		p += len + (p[len] == ',');
+	}
+	o->columns = a;
+	return 0;
+}
+
 static int set_smooth(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (dtl_opts__interval(a, &o->smooth_s, err, errlen)) {
@@ -293,6 +317,8 @@ static const struct opt opts[] = {
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },
 	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
 	  FLAG(list_options), NULL },
+	{ "columns", 0, REQ, "LIST", NULL, "the TUI's columns, in order (CSV fields or headings; "
+	  "F2 chooses them too)", PARSE(set_columns), "columns" },
 	{ "smooth", 0, REQ, "SECS", NULL, "the TUI's rates and shares as averages decaying over "
 	  "SECS, so the order holds still (key S)", PARSE(set_smooth), "smooth" },
 	{ "thresholds", 0, REQ, "LIST", NULL, "cell colours: FIELD=WARN:CRIT,... in CSV units "

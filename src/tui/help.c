@@ -4,6 +4,7 @@
  * the column table; while open it has the whole screen and the focus.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../version.h"
 #include "../view/columns.h"
@@ -41,11 +42,28 @@ static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int 
 				 c[i - nk].unit[0] ? c[i - nk].unit : "-");
 		else
 			continue;
-		if (lineno++ < t->help_top)
-			continue;
+		/* long lines wrap between words, continued under their text */
+		for (const char *p = buf; *p && y < y0 + height - 1;) {
+			int indent = p == buf ? 0 : 16, room = COLS - indent, len = (int)strlen(p);
+			int cut = len;
+
+			if (room < 20)
+				room = 20;
+			if (len > room) {
+				for (cut = room; cut > 0 && p[cut] != ' '; cut--)
+					;
+				if (cut == 0)
+					cut = room;
+			}
+			if (lineno++ >= t->help_top)
+				dtl_tui__line(y++, i == 0 || i == nk - 1 ? A_BOLD : 0, "%*s%.*s", indent, "",
+					      cut, p);
+			p += cut;
+			while (*p == ' ')
+				p++;
+		}
 		if (y >= y0 + height - 1)
 			break;
-		dtl_tui__line(y++, i == 0 || i == nk - 1 ? A_BOLD : 0, "%s", buf);
 	}
 	dtl_tui__line(y0 + height - 1, A_REVERSE, "dtltop %s help: any key returns, arrows scroll",
 		      DTLTOP_VERSION);

@@ -51,8 +51,10 @@ static const struct dtl_key keys[] = {
 	{ { KEY_HOME, 'g' }, "Home, g", NULL, DTL_KEY_SCROLL, -DTL_KEY_ENDS, "go to the first row" },
 	{ { KEY_END, 'G' }, "End, G", NULL, DTL_KEY_SCROLL, DTL_KEY_ENDS, "go to the last row" },
 	{ { 12 }, "^L", NULL, DTL_KEY_REDRAW, 0, "redraw the screen" },
+	{ { KEY_F(2), 'C' }, "F2, C", "F2 setup", DTL_KEY_SETUP, 0,
+	  "setup: choose and order the columns, edit the thresholds (W keeps them)" },
 	{ { 'W' }, "W", NULL, DTL_KEY_WRITE, 0,
-	  "write the settings (delay, sort, group, events, thresholds) to dtltoprc" },
+	  "write the settings (delay, sort, group, events, columns, thresholds) to dtltoprc" },
 };
 
 const struct dtl_key *dtl_keys(size_t *n)

@@ -30,6 +30,7 @@ enum dtl_key_do {
 	DTL_KEY_DETAIL,		/* the row under the cursor in detail */
 	DTL_KEY_WRITE,		/* the settings to dtltoprc */
 	DTL_KEY_SMOOTH,		/* rows smoothed or as measured */
+	DTL_KEY_SETUP,		/* the setup screen: columns and thresholds */
 };
 
 #define DTL_KEY_PAGE 100000	/* SCROLL by this many rows is a page */

@@ -56,6 +56,12 @@ struct dtl_tui {
 	unsigned int nspark;
 	bool spark_vp;		/* whether spark holds VP rows */
 	const struct dtl_table *last_table;	/* the one drawn last, for Enter */
+	/* the columns as the setup screen (F2) orders and picks them */
+	int col_order[DTL_TUI_MAX_COLS];
+	bool col_hidden[DTL_TUI_MAX_COLS];
+	int ncols;
+	bool setup;		/* the setup screen is open */
+	int setup_at;		/* its cursor: a column, then a threshold */
 };
 
 struct dtl_pane {
@@ -75,7 +81,9 @@ struct dtl_pane {
 #define DTL_PANE_FILL (-1)
 
 extern const struct dtl_pane dtl_pane_header, dtl_pane_rows, dtl_pane_status, dtl_pane_help,
-	dtl_pane_detail;
+	dtl_pane_detail, dtl_pane_setup;
+/* The columns shown, in order, as dtltoprc's columns= says them. */
+void dtl_tui__columns_text(const struct dtl_tui *t, char *buf, size_t len);
 
 /*
  * text at y, wrapped at the terminal's width between tokens (two spaces, or
@@ -90,6 +98,6 @@ void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb);
 /* One screen line at y, cut at the terminal's width. */
 void dtl_tui__line(int y, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Columns that fit COLS, by priority, in table order; returns how many. */
-int dtl_tui__visible_cols(int *idx);
+int dtl_tui__visible_cols(const struct dtl_tui *t, int *idx);
 
 #endif

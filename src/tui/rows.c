@@ -12,34 +12,76 @@
 #include "../view/judge.h"
 #include "pane.h"
 
-int dtl_tui__visible_cols(int *idx)
+/*
+ * The columns to draw: the setup's order and choice (F2, --columns), then,
+ * where they do not fit COLS, the least important dropped (highest prio,
+ * rightmost) until they do.
+ */
+int dtl_tui__visible_cols(const struct dtl_tui *t, int *idx)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
 	bool keep[DTL_TUI_MAX_COLS] = { false };
 	int width = 0, count = 0;
 
-	for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
-		if (c[i].head[0]) {
+	for (int i = 0; i < t->ncols; i++)
+		if (!t->col_hidden[i]) {
 			keep[i] = true;
-			width += c[i].width + 1;
+			width += c[t->col_order[i]].width + 1;
 		}
-	/* Drop the least important (highest prio, rightmost) until it fits. */
 	while (width > COLS) {
 		int worst = -1;
 
-		for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
-			if (keep[i] && c[i].prio > 0 && (worst < 0 || c[i].prio >= c[worst].prio))
-				worst = (int)i;
+		for (int i = 0; i < t->ncols; i++)
+			if (keep[i] && c[t->col_order[i]].prio > 0 &&
+			    (worst < 0 || c[t->col_order[i]].prio >= c[t->col_order[worst]].prio))
+				worst = i;
 		if (worst < 0)
 			break;
 		keep[worst] = false;
-		width -= c[worst].width + 1;
+		width -= c[t->col_order[worst]].width + 1;
 	}
-	for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)
+	for (int i = 0; i < t->ncols; i++)
 		if (keep[i])
-			idx[count++] = (int)i;
+			idx[count++] = t->col_order[i];
 	return count;
+}
+
+int dtl_tui__columns(struct dtl_tui *t, const char *list, char *err, size_t errlen)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	int order[DTL_TUI_MAX_COLS], k = 0;
+	bool used[DTL_TUI_MAX_COLS] = { false };
+
+	while (list && *list && k < DTL_TUI_MAX_COLS) {
+		char name[64];
+		size_t len = strcspn(list, ",");
+		int i;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), list);
+		i = dtl_cols__find(name);
+		if (i < 0 || i >= DTL_TUI_MAX_COLS || !c[i].head[0]) {
+			snprintf(err, errlen, "no column '%s' on screen (--list-fields: those with a "
+				 "heading)", name);
+			return -1;
+		}
+		if (!used[i])
+			order[k++] = i;
+		used[i] = true;
+		list += len + (list[len] == ',');
+	}
+	t->ncols = 0;
+	for (int i = 0; i < k; i++) {	/* the chosen, in order, shown */
+		t->col_order[t->ncols] = order[i];
+		t->col_hidden[t->ncols++] = false;
+	}
+	for (size_t i = 0; i < n && i < DTL_TUI_MAX_COLS; i++)	/* the others, hidden */
+		if (c[i].head[0] && (!list || !used[i])) {
+			t->col_order[t->ncols] = (int)i;
+			t->col_hidden[t->ncols++] = k > 0;
+		}
+	return 0;
 }
 
 /* A time column's heading without its unit: the cells carry theirs ("850us", "12ms"). */
@@ -134,7 +176,7 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 
 static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
-	int vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(vis);
+	int vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(t, vis);
 	const struct dtl_table *tb = m->table;
 	int rows = height - 1, total = (int)t->nshown;
 

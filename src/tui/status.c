@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../view/columns.h"
+#include "../view/judge.h"
 #include "keys.h"
 #include "pane.h"
 
@@ -50,6 +51,9 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	if (t->prompting == '/')
 		dtl_tui__line(y, A_BOLD, "Filter, e.g. steal_pct>20 cpu=0-63 vp=8 (Enter applies, empty "
 			      "clears, Esc cancels): %s", t->prompt);
+	else if (t->prompting == 't')
+		dtl_tui__line(y, A_BOLD, "Threshold as FIELD=WARN:CRIT (Enter sets, Esc cancels): %s",
+			      t->prompt);
 	else if (t->prompting == 'b')
 		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
 		              "(Enter jumps, Esc cancels): %s", t->prompt);
@@ -91,6 +95,12 @@ static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
 		if (dtl_filter__parse(&t->filter, t->prompt, err, sizeof(err)))
 			snprintf(t->message, sizeof(t->message), "%s", err);
 		t->sel = t->top = 0;
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 't') {
+		char err[200];
+
+		t->prompting = 0;
+		if (dtl_judge__set(t->prompt, err, sizeof(err)))
+			snprintf(t->message, sizeof(t->message), "%s", err);
 	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
 		t->prompting = 0;
 		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */

@@ -40,6 +40,7 @@ struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	t->sort_col = sort_col;
+	dtl_tui__columns(t, NULL, NULL, 0);	/* every column with a heading, in table order */
 	return t;
 }
 
@@ -161,7 +162,7 @@ static void move_sort(struct dtl_tui *t, int dir)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	int order[128], vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(vis), k = 0, at = 0;
+	int order[128], vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(t, vis), k = 0, at = 0;
 
 	for (int i = 0; i < nv; i++)
 		order[k++] = vis[i];
@@ -227,9 +228,12 @@ static const struct dtl_pane *const detail_screen[] = {
 	&dtl_pane_header, &dtl_pane_detail, &dtl_pane_status, NULL,
 };
 
+static const struct dtl_pane *const setup_screen[] = { &dtl_pane_setup, &dtl_pane_status, NULL };
+
 static const struct dtl_pane *const *screen(const struct dtl_tui *t)
 {
-	return t->help ? help_screen : t->detail ? detail_screen : main_screen;
+	return t->help ? help_screen : t->setup ? setup_screen : t->detail ? detail_screen :
+	       main_screen;
 }
 
 /* The row under the cursor into the detail pane. */
@@ -305,10 +309,12 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 		break;
 	case DTL_KEY_DETAIL: open_detail(t); break;
 	case DTL_KEY_SMOOTH: a.what = DTL_ACT_SMOOTH; break;
+	case DTL_KEY_SETUP: t->setup = true; t->setup_at = 0; break;
 	case DTL_KEY_WRITE:
 		a.what = DTL_ACT_WRITE;
 		snprintf(a.text, sizeof(a.text), "%s%s", t->sort_reverse ? "-" : "",
 			 dtl_cols(&(size_t){ 0 })[t->sort_col].name);
+		dtl_tui__columns_text(t, a.list, sizeof(a.list));
 		break;
 	}
 	return a;

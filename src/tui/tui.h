@@ -26,6 +26,12 @@ bool dtl_tui__quit_pending(struct dtl_tui *t);
 /* The sort the user chose, for sorting the table before drawing. */
 void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse);
 
+/*
+ * The columns shown, in order: CSV names or headings, comma-separated (the
+ * others hidden); NULL for all. 0, or -1 with err naming the bad one.
+ */
+int dtl_tui__columns(struct dtl_tui *t, const char *list, char *err, size_t errlen);
+
 /* For the frame benchmark: draw into a terminal on the given streams. */
 struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col);
 

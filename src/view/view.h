@@ -35,6 +35,7 @@ struct dtl_act {
 	double interval_s;
 	int step;
 	char text[96];
+	char list[640];		/* DTL_ACT_WRITE: the columns shown, in order */
 };
 
 struct dtl_view;
