@@ -236,6 +236,19 @@ static const struct dtl_pane *const *screen(const struct dtl_tui *t)
 	       main_screen;
 }
 
+int dtl_tui__set_filter(struct dtl_tui *t, const char *expr, char *err, size_t errlen)
+{
+	return dtl_filter__parse(&t->filter, expr, err, errlen);
+}
+
+void dtl_tui__open_detail(struct dtl_tui *t, int id, bool vp)
+{
+	t->detail_id = id;
+	t->detail_vp = vp;
+	t->detail_top = 0;
+	t->detail = true;
+}
+
 /* The row under the cursor into the detail pane. */
 static void open_detail(struct dtl_tui *t)
 {

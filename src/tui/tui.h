@@ -32,6 +32,10 @@ void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse);
  */
 int dtl_tui__columns(struct dtl_tui *t, const char *list, char *err, size_t errlen);
 
+/* What '/' and Enter do, for scripts of the frame benchmark: 0, or -1 with err. */
+int dtl_tui__set_filter(struct dtl_tui *t, const char *expr, char *err, size_t errlen);
+void dtl_tui__open_detail(struct dtl_tui *t, int id, bool vp);
+
 /* For the frame benchmark: draw into a terminal on the given streams. */
 struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col);
 
