@@ -26,6 +26,17 @@ grep -qE "$ESC\\[1m$ESC\\[31m +(2[5-9]|[3-9][0-9])\\.[0-9]|$ESC\\[31m$ESC\\[1m +
 	fail "no bold red steal cell >= 25: $(grep -m1 31m <<<"$rows" | cat -v)"
 grep -qE "^($ESC\\[[0-9;]*m)*$ESC\\[3[123]m +[0-9]+ " <<<"$rows" && fail "the CPU number is coloured" || ok
 
+# monochrome (NO_COLOR): no colour at all, the worst cells bold
+sock="$sock-mono"
+T new-session -d -s t -x 120 -y 40 "NO_COLOR=1 $DTLTOP --sim=vcpus=64,load=0.7 -d 0.5 2>/dev/null; sleep 30"
+expect '^ +0 +[0-9]' "monochrome run up"
+sleep 0.6
+rows=$(colour_rows)
+grep -q "$ESC\\[3[0-7]m" <<<"$rows" && fail "NO_COLOR still colours: $(grep -m1 3.m <<<"$rows" | cat -v)" || ok
+grep -q "$ESC\\[1m" <<<"$rows" && ok || fail "NO_COLOR: no bold cell"
+T kill-server 2>/dev/null
+sock="${sock%-mono}"
+
 # 2. the header in words, and the spread
 expect '^waiting [0-9]+% of wanted CPU time; p99 dispatch wait [0-9.]+(us|ms|s)' "the judgement line"
 expect '^64 CPUs: steal% min/p50/p90/max [0-9.]+/[0-9.]+/[0-9.]+/[0-9.]+  p99 min/p50/p90/max ' "the spread line"

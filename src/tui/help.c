@@ -8,11 +8,22 @@
 
 #include "../version.h"
 #include "../view/columns.h"
+#include "../view/judge.h"
 #include "keys.h"
 #include "pane.h"
 
 /* The help screen: a title, one line per key, a blank, the column legend. */
 #define HELP_KEYS_AT 1
+
+/* How cells are coloured, with the thresholds in force (--thresholds, F2). */
+static void colours(char *buf, size_t len)
+{
+	char th[512];
+
+	dtl_judge__format(th, sizeof(th));
+	snprintf(buf, len, "Colours: a judged cell is green below its warn threshold, yellow from "
+		 "it, red and bold from crit (monochrome: bold, then bold underlined); now %s", th);
+}
 
 static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int height)
 {
@@ -24,7 +35,7 @@ static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int 
 	(void)m;
 	nk += HELP_KEYS_AT + 2;		/* the title, and a blank and a title after */
 	for (size_t i = 0; i < nk + n; i++) {
-		char buf[256];
+		char buf[768];
 
 		if (i == 0)
 			snprintf(buf, sizeof(buf), "Keys");
@@ -32,7 +43,7 @@ static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int 
 			snprintf(buf, sizeof(buf), "  %-13s %s", k[i - HELP_KEYS_AT].names,
 				 k[i - HELP_KEYS_AT].help);
 		else if (i == nk - 2)
-			buf[0] = '\0';
+			colours(buf, sizeof(buf));
 		else if (i == nk - 1)
 			snprintf(buf, sizeof(buf), "Columns (the CSV has these and one per preempt and "
 				 "dispatch reason)");
