@@ -139,6 +139,7 @@ expect '^Keys' "help opens"
 sleep 0.3
 missing=$("$DTLTOP" --list-keys | while IFS= read -r l; do screen | grep -qF -- "  $l" || echo "$l"; done)
 [ -z "$missing" ] && ok || fail "keys of --list-keys not on the help screen: $missing"
+keys NPage	# the legend follows the keys and the colours
 expect 'STEAL% +steal_pct .*\[%\]' "legend names column, CSV field and unit"
 keys q
 expect '^ +\*CPU' "any key closes help"

@@ -29,7 +29,7 @@ static void clock_text(const struct dtl_model *m, char *buf, size_t len)
 }
 
 /* The header's lines as text; each is wrapped between tokens, never inside one. */
-static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char lines[][640])
+static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char out[][640])
 {
 	const struct dtl_row *a = &m->table->all;
 	char mask[32], partial[64], gaps[48] = "", cpus[64], witness[64] = "", clk[48];
@@ -42,26 +42,26 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char
 	clock_text(m, clk, sizeof(clk));
 	if (m->smooth_s > 0)
 		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
-	snprintf(lines[n++], 640, "dtltop %s%s%s%s  %s  mask %s (0x%x)  every %.2fs  %s  %s %s",
+	snprintf(out[n++], 640, "dtltop %s%s%s%s  %s  mask %s (0x%x)  every %.2fs  %s  %s %s",
 		 DTLTOP_VERSION, m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
 		 smooth, clk, mask, m->mask, m->interval_s, cpus, m->source, m->detail);
 	/* What the figures leave out comes first, where it cannot be cut off. */
 	if (dtl_mask__partial(a->mask, partial, sizeof(partial)))
-		snprintf(lines[n++], 640, "!%s: these figures leave those events out", partial);
+		snprintf(out[n++], 640, "!%s: these figures leave those events out", partial);
 	if (a->gaps)
 		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
 	if (dtl_model__witness(a, witness + 2, sizeof(witness) - 2))
 		memcpy(witness, "  ", 2);
 	dtl_judge__us(a->idle_us, idle, sizeof(idle));
 	if (!(a->known & DTL_KNOWN_DTL)) {
-		snprintf(lines[n++], 640, "%s %.0f disp/s  steal %.1f%%  idle %s  (VPA counters, no "
+		snprintf(out[n++], 640, "%s %.0f disp/s  steal %.1f%%  idle %s  (VPA counters, no "
 			 "DTL: latency, reasons and faults unknown)", dtl_row__label(a),
 			 a->dispatch_per_s, a->steal_pct, idle);
 	} else {
 		dtl_judge__us(a->lat_p50_us, p50, sizeof(p50));
 		dtl_judge__us(a->lat_p99_us, p99, sizeof(p99));
 		dtl_judge__us(a->lat_max_us, mx, sizeof(mx));
-		snprintf(lines[n++], 640, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %s  "
+		snprintf(out[n++], 640, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %s  "
 			 "lat p50/p99/max %s/%s/%s  migr %llu  flt %llu  lost %llu%s  bad %llu%s",
 			 dtl_row__label(a), a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct,
 			 idle, a->samples >= DTL_MIN_SAMPLES ? p50 : "-",
@@ -70,30 +70,38 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char
 			 (unsigned long long)a->lost, gaps, (unsigned long long)a->bad, witness);
 	}
 	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
-	if (dtl_model__lpar(m, lines[n], 600))
-		snprintf(lines[n] + strlen(lines[n]), 40, " (DTL %.0f)", a->dispatch_per_s), n++;
-	dtl_judge__summary(m->table, lines[n++], 640);
+	if (dtl_model__lpar(m, out[n], 600))
+		snprintf(out[n] + strlen(out[n]), 40, " (DTL %.0f)", a->dispatch_per_s), n++;
+	dtl_judge__summary(m->table, out[n++], 640);
 	if (m->table->n > 1)
-		dtl_judge__spread(m->table, lines[n++], 640);
+		dtl_judge__spread(m->table, out[n++], 640);
 	return n;
 }
 
 #define HEADER_MAX 8
 
+/*
+ * Made once a frame (the spread sorts every row): the height asks first,
+ * the drawing uses the same lines.
+ */
+static char lines[HEADER_MAX][640];
+static int nlines;
+
 static int header_height(const struct dtl_tui *t, const struct dtl_model *m)
 {
-	char lines[HEADER_MAX][640];
-	int n = header_lines(t, m, lines), h = 0;
+	int h = 0;
 
-	for (int i = 0; i < n; i++)
+	nlines = header_lines(t, m, lines);
+	for (int i = 0; i < nlines; i++)
 		h += dtl_tui__wrap(-1, 3, 0, lines[i]);
 	return h;
 }
 
 static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
-	char lines[HEADER_MAX][640];
-	int n = header_lines(t, m, lines), end = y + height;
+	int n = nlines, end = y + height;
+
+	(void)m;	/* drawn from the lines header_height() made of it */
 
 	for (int i = 0; i < n && y < end; i++) {
 		int attr = 0;
