@@ -194,6 +194,14 @@ mutants: deps-check dtltop
 bench: deps dtltop build/bench
 	build/bench ./dtltop $(ONLY)
 
+# The README's performance table from a whole `make bench` run, never typed.
+readme-perf: deps dtltop build/bench
+	build/bench ./dtltop | tee build/bench.txt
+	scripts/perf-table.sh build/bench.txt >build/perf-table.md
+	awk 'FNR == NR { t = t $$0 "\n"; next } /^<!-- perf:/ { print; printf "%s", t; skip = 1; next } \
+		skip && /^$$/ { skip = 0 } !skip' build/perf-table.md README.md >build/README.new && \
+		mv build/README.new README.md
+
 BASH_COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
 # The exporter's unit: where systemd looks for the distribution's under /usr,
@@ -277,4 +285,4 @@ kernel-check: deps-check build/kharness build/kharness-san
 	tests/kernel/cross.sh
 
 .PHONY: all deps deps-check kernel-check qemu-check setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
-	clean readme-screen
+	clean readme-screen readme-perf
