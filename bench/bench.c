@@ -668,6 +668,10 @@ int main(int argc, char **argv)
 		bench_exposition();
 		return 0;
 	}
+	if (only && strcmp(only, "decode") == 0) {
+		bench_decode();
+		return 0;
+	}
 	if (only && strcmp(only, "frame") == 0) {
 		bench_frame();
 		return 0;

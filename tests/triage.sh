@@ -109,7 +109,7 @@ expect "^$(col dispatches 8) dispatches" "the detail's dispatches are the CSV's"
 expect "^  H_CEDE +$(col preempt_H_CEDE 8) " "the detail's H_CEDE count is the CSV's"
 total=$(csv_cols "$tmp/r8.csv" cpu,dispatches | awk -F, '$1 == "0" { s += $2 } END { print s }')
 expect "^Dispatch latency since start \\($total samples\\)" "the histogram holds every sample since start"
-expect '^Physical processors since start: [0-9]+ [0-9]+%' "the processors it ran on"
+expect '^Physical processors since start \(1 dispatch in 8\): [0-9]+ [0-9]+%' "the processors it ran on"
 # 8 intervals shown: 8 points in each sparkline (ASCII under LC_ALL=C)
 line=$(screen | grep -E '^  steal% ')
 pts=$(sed -E 's/^  steal% +//; s/  max .*//' <<<"$line")

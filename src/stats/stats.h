@@ -136,12 +136,12 @@ int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist);
 
 struct dtl_proc_count {
 	uint32_t proc;		/* physical processor id */
-	uint64_t n;		/* dispatches on it since start */
+	uint64_t n;		/* sampled dispatches on it since start (one in 8) */
 };
 /*
  * The physical processors a CPU (or a VP's threads) was dispatched on since
- * start, the most used first: up to max into out, the rest added into
- * *other. The count written.
+ * start, sampled one dispatch in 8, the most used first: up to max into
+ * out, the rest added into *other. The count written.
  */
 int dtl_stats__procs(const struct dtl_stats *s, int id, bool vp, struct dtl_proc_count *out,
 		     int max, uint64_t *other);

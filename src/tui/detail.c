@@ -147,7 +147,7 @@ static int processors(struct dtl_tui *t, const struct dtl_model *m, int y, const
 	for (int i = 0; i < n; i++)
 		total += p[i].n;
 	total += other;
-	off = (size_t)snprintf(line, sizeof(line), "Physical processors since start:");
+	off = (size_t)snprintf(line, sizeof(line), "Physical processors since start (1 dispatch in 8):");
 	for (int i = 0; i < n && off < sizeof(line); i++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %u %.0f%%", p[i].proc,
 					100.0 * (double)p[i].n / (double)(total ? total : 1));

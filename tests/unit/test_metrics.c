@@ -176,3 +176,32 @@ TEST(metrics_leave_out_what_counters_alone_cannot_know)
 	free(x);
 	dtl_stats__delete(s);
 }
+
+TEST(stats_processors_are_sampled_one_dispatch_in_8_most_used_first)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_proc_count p[5];
+	uint64_t other = 0, tb = 2000;
+	/* 64 on processor 4, 16 on 9, 8 on 12 (whose slot, 12 mod 8, is 4's) */
+	const struct { uint32_t proc; int n; } runs[] = { { 4, 64 }, { 9, 16 }, { 12, 8 } };
+	int n;
+
+	for (unsigned int k = 0; k < 3; k++)
+		for (int i = 0; i < runs[k].n; i++) {
+			struct dtl_rec r = rec(tb += 10, 2, 0, 1, 0, 0, runs[k].proc);
+
+			dtl_stats__add(s, 1, &r);
+		}
+	dtl_stats__end_interval(s, 0.001);
+	n = dtl_stats__procs(s, 1, false, p, 5, &other);
+	CHECK_EQ(n, 2);
+	CHECK(p[0].proc == 4 && p[0].n == 8);
+	CHECK(p[1].proc == 9 && p[1].n == 2);
+	CHECK_EQ(other, 1);
+	/* a VP folds its threads; a CPU with none has none */
+	CHECK_EQ(dtl_stats__procs(s, 0, true, p, 5, &other), 2);
+	CHECK_EQ(dtl_stats__procs(s, 2, false, p, 5, &other), 0);
+	dtl_stats__reset_totals(s);
+	CHECK_EQ(dtl_stats__procs(s, 1, false, p, 5, &other), 0);
+	dtl_stats__delete(s);
+}
