@@ -8,10 +8,10 @@ set -eu
 awk '
 	function cell(s) { gsub(/\|/, "\\|", s); return s }
 	BEGIN { print "| figure | measured, with its baseline and target |"; print "|---|---|" }
-	/^[^ ].*:$/ { section = substr($0, 1, length($0) - 1); next }
-	/^[^ ]/ { print "| " cell($0) " | |"; next }	# a line of its own: skipped, failed
-	/^  [^ ]/ && section != "" {
-		line = substr($0, 3)
+	# a section: a line of its own (a skipped bench says why in it)
+	/^[^ ]/ { section = $0; sub(/:$/, "", section); if (section ~ /skipped|failed/) print "| " cell(section) " | |"; next }
+	/^  +[^ ]/ && section != "" {
+		line = $0; sub(/^ +/, "", line)
 		# the label is what comes before the first run of two or more spaces
 		if (match(line, /  +/)) {
 			label = substr(line, 1, RSTART - 1); value = substr(line, RSTART + RLENGTH)
