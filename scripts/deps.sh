@@ -12,7 +12,9 @@
 #                          and for the packages: debhelper dpkg-dev lintian rpm
 #                          bash-completion zsh jq, and for the exporter's tests
 #                          prometheus (its server and promtool) curl python3, and
-#                          chromium (headless: it draws the --report page)
+#                          chromium (headless: it draws the --report page), and systemd
+#                          (systemd-analyze checks the exporter's unit; its pkg-config
+#                          file says where units go)
 #   scripts/deps.sh qemu   the QEMU end-to-end test (tests/qemu): the kernel build's
 #                          packages, qemu-system-ppc, cpio, and through multiarch
 #                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
@@ -49,7 +51,7 @@ pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g
 # libperf: no Debian package; it is built from the kernel source package.
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
 [ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
-	debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3 chromium"
+	debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3 chromium systemd"
 ppc=""
 if [ "${1:-}" = check ] || [ "${1:-}" = qemu ]; then
 	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"
