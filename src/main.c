@@ -24,38 +24,27 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/*
- * The exporter where asked; else the TUI, or the batch view where -b asks
- * or no terminal is there (as atop).
- */
-static int run(struct dtl_loop *l, struct dtl_opts *o)
+static int run_report(struct dtl_loop *l, const struct dtl_opts *o)
 {
-	struct dtl_view *v;
-	struct dtl_tui *tui;
+	struct dtl_view *v, *inner = NULL;
+
+	/* with -b or -o, the batch output goes on beside it */
+	if ((o->batch_given || o->output) &&
+	    !(inner = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse)))
+		return 2;
+	v = dtl_report__open(o->report, inner);
+	if (!v)
+		return dtl_batch__close(inner, 2);
+	return dtl_batch__close(inner, dtl_report__close(v, dtl_loop__run(l, v)));
+}
+
+static int run_tui(struct dtl_loop *l, const struct dtl_opts *o)
+{
+	struct dtl_tui *tui = dtl_tui__new(!o->no_color && !getenv("NO_COLOR"), o->sort_col,
+					   o->sort_reverse);
 	char err[256];
 	int rc;
 
-	if (o->listen || o->textfile) {
-		v = dtl_exporter__open(o->listen, o->textfile);
-		return v ? dtl_exporter__close(v, dtl_loop__run(l, v)) : 2;
-	}
-	if (o->report) {	/* with -b or -o, the batch output goes on beside it */
-		struct dtl_view *inner = NULL;
-
-		if ((o->batch_given || o->output) &&
-		    !(inner = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse)))
-			return 2;
-		v = dtl_report__open(o->report, inner);
-		if (!v)
-			return dtl_batch__close(inner, 2);
-		rc = dtl_loop__run(l, v);
-		return dtl_batch__close(inner, dtl_report__close(v, rc));
-	}
-	if (o->batch) {
-		v = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse);
-		return v ? dtl_batch__close(v, dtl_loop__run(l, v)) : 2;
-	}
-	tui = dtl_tui__new(!o->no_color && !getenv("NO_COLOR"), o->sort_col, o->sort_reverse);
 	if (!tui) {
 		fprintf(stderr, "dtltop: cannot start the terminal UI (TERM=%s); try -b\n",
 			getenv("TERM") ? getenv("TERM") : "");
@@ -69,6 +58,27 @@ static int run(struct dtl_loop *l, struct dtl_opts *o)
 	rc = dtl_loop__run(l, dtl_tui__view(tui));
 	dtl_tui__delete(tui);
 	return rc;
+}
+
+/*
+ * One view: the exporter where asked, the report, the batch view where -b
+ * asks or no terminal is there (as atop), else the TUI.
+ */
+static int run(struct dtl_loop *l, const struct dtl_opts *o)
+{
+	struct dtl_view *v;
+
+	if (o->listen || o->textfile) {
+		v = dtl_exporter__open(o->listen, o->textfile);
+		return v ? dtl_exporter__close(v, dtl_loop__run(l, v)) : 2;
+	}
+	if (o->report)
+		return run_report(l, o);
+	if (o->batch) {
+		v = dtl_batch__open(o->format, o->output, o->sort_col, o->sort_reverse);
+		return v ? dtl_batch__close(v, dtl_loop__run(l, v)) : 2;
+	}
+	return run_tui(l, o);
 }
 
 int main(int argc, char **argv)
