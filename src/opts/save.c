@@ -5,16 +5,14 @@
  * settings W does not own); ours are replaced where they were, or added.
  * Written new under a temporary name, then renamed: never half a file.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../dtl/dtl.h"
 #include "../view/judge.h"
+#include "../platform/replace.h"
 #include "opts.h"
 
 #define SAVE_MAX (64 * 1024)
@@ -67,12 +65,22 @@ static struct setting *ours(const char *line, size_t n, struct setting *s, size_
 	return NULL;
 }
 
-static int write_all(FILE *f, const char *old, size_t n, struct setting *s, size_t ns)
+struct rewrite {
+	const char *old;
+	size_t n;
+	struct setting *s;
+	size_t ns;
+};
+
+static int write_all(FILE *f, void *ctx)
 {
-	for (size_t at = 0; at < n;) {
-		const char *nl = memchr(old + at, '\n', n - at);
-		size_t len = nl ? (size_t)(nl - old - at) : n - at;
-		struct setting *k = ours(old + at, len, s, ns);
+	const struct rewrite *w = ctx;
+	const char *old = w->old;
+
+	for (size_t at = 0; at < w->n;) {
+		const char *nl = memchr(old + at, '\n', w->n - at);
+		size_t len = nl ? (size_t)(nl - old - at) : w->n - at;
+		struct setting *k = ours(old + at, len, w->s, w->ns);
 
 		if (!k)
 			fprintf(f, "%.*s\n", (int)len, old + at);
@@ -82,10 +90,10 @@ static int write_all(FILE *f, const char *old, size_t n, struct setting *s, size
 			k->written = true;
 		at += len + 1;
 	}
-	for (size_t i = 0; i < ns; i++)
-		if (!s[i].written)
-			fprintf(f, "%s=%s\n", s[i].key, s[i].value);
-	return ferror(f) ? -1 : 0;
+	for (size_t i = 0; i < w->ns; i++)
+		if (!w->s[i].written)
+			fprintf(f, "%s=%s\n", w->s[i].key, w->s[i].value);
+	return 0;
 }
 
 int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *path,
@@ -95,10 +103,8 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 			       { "events", "", false }, { "thresholds", "", false },
 			       { "columns", "", false } };
 	static char old[SAVE_MAX + 1];
-	char tmp[4200];
-	size_t n = 0;
+	struct rewrite w = { old, 0, s, sizeof(s) / sizeof(s[0]) };
 	FILE *f;
-	int fd, bad;
 
 	if (config_path(o, path, pathlen)) {
 		snprintf(err, errlen, "no place for dtltoprc (neither XDG_CONFIG_HOME nor HOME)");
@@ -114,28 +120,14 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 		s[i].written = false;
 	f = fopen(path, "r");
 	if (f) {
-		n = fread(old, 1, SAVE_MAX + 1, f);
+		w.n = fread(old, 1, SAVE_MAX + 1, f);
 		fclose(f);
-		if (n > SAVE_MAX || memchr(old, '\0', n)) {
+		if (w.n > SAVE_MAX || memchr(old, '\0', w.n)) {
 			snprintf(err, errlen, "%s is not a dtltoprc (binary or over 64 KiB): not written",
 				 path);
 			return -1;
 		}
 	}
 	make_dirs(path);
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	bad = write_all(f, old, n, s, sizeof(s) / sizeof(s[0]));
-	if (fclose(f) || bad || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return dtl_replace__file(path, 0600, write_all, &w, err, errlen);
 }

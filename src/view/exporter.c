@@ -8,12 +8,12 @@
 #include "exporter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../platform/replace.h"
 #include "http.h"
 #include "metrics.h"
 
@@ -21,7 +21,7 @@ struct exporter {
 	struct dtl_view view;
 	struct dtl_http *http;
 	const char *dir;
-	char path[4096], tmp[4096];
+	char path[4096];
 };
 
 /* The exposition as one malloc'd buffer; NULL out of memory. */
@@ -44,31 +44,26 @@ static char *render(const struct dtl_model *m, bool om, size_t *len)
 	return buf;
 }
 
+struct bytes {
+	const char *p;
+	size_t n;
+};
+
+static int put_bytes(FILE *f, void *ctx)
+{
+	const struct bytes *b = ctx;
+
+	fwrite(b->p, 1, b->n, f);
+	return 0;
+}
+
 static int write_textfile(struct exporter *e, const char *buf, size_t len)
 {
-	int fd = open(e->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	size_t off = 0;
+	struct bytes b = { buf, len };
+	char err[512];
 
-	if (fd < 0) {
-		fprintf(stderr, "dtltop: cannot create %s: %s\n", e->tmp, strerror(errno));
-		return -1;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, buf + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			fprintf(stderr, "dtltop: writing %s: %s\n", e->tmp, strerror(errno));
-			close(fd);
-			unlink(e->tmp);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) || rename(e->tmp, e->path)) {
-		fprintf(stderr, "dtltop: cannot write %s: %s\n", e->path, strerror(errno));
-		unlink(e->tmp);
+	if (dtl_replace__file(e->path, 0644, put_bytes, &b, err, sizeof(err))) {
+		fprintf(stderr, "dtltop: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -120,9 +115,7 @@ struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
 	e->view = (struct dtl_view){ &exporter_ops, e };
 	if (dir) {
 		e->dir = dir;
-		if (snprintf(e->path, sizeof(e->path), "%s/dtltop.prom", dir) >= (int)sizeof(e->path) ||
-		    snprintf(e->tmp, sizeof(e->tmp), "%s/.dtltop.prom.%ld", dir, (long)getpid()) >=
-		    (int)sizeof(e->tmp)) {
+		if (snprintf(e->path, sizeof(e->path), "%s/dtltop.prom", dir) >= (int)sizeof(e->path)) {
 			fprintf(stderr, "dtltop: --textfile directory too long: %s\n", dir);
 			goto fail;
 		}

@@ -7,12 +7,12 @@
 #include "report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../platform/replace.h"
 #include "internal.h"
 
 struct report {
@@ -21,6 +21,7 @@ struct report {
 	const char *path;
 	struct rp rp;
 	bool failed;		/* out of memory once: say so at the end */
+	char err[512];		/* why the page was not written */
 };
 
 static bool grow(struct rp *r)
@@ -178,40 +179,24 @@ struct dtl_view *dtl_report__open(const char *path, struct dtl_view *inner)
 	return &rep->view;
 }
 
+static int fill_page(FILE *f, void *ctx)
+{
+	struct report *rep = ctx;
+
+	if (rp_write_html(f, &rep->rp)) {
+		snprintf(rep->err, sizeof(rep->err), "out of memory writing %s", rep->path);
+		return -1;
+	}
+	return 0;
+}
+
 static int write_page(struct report *rep)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, rc;
-	bool bad;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", rep->path, (long)getpid()) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "dtltop: --report path too long: %s\n", rep->path);
+	if (dtl_replace__file(rep->path, 0644, fill_page, rep, rep->err, sizeof(rep->err))) {
+		fprintf(stderr, "dtltop: %s\n", rep->err);
 		return 1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "dtltop: cannot create %s: %s\n", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	rc = rp_write_html(f, &rep->rp);
-	if (rc)
-		fprintf(stderr, "dtltop: out of memory writing %s\n", rep->path);
-	bad = ferror(f);
-	if ((fclose(f) || bad) && !rc) {
-		fprintf(stderr, "dtltop: writing %s: %s\n", tmp, strerror(errno));
-		rc = 1;
-	}
-	if (!rc && rename(tmp, rep->path)) {
-		fprintf(stderr, "dtltop: cannot rename %s to %s: %s\n", tmp, rep->path,
-			strerror(errno));
-		rc = 1;
-	}
-	if (rc)
-		unlink(tmp);
-	return rc ? 1 : 0;
+	return 0;
 }
 
 static void rp_free(struct rp *r)
