@@ -22,6 +22,7 @@ struct report {
 	struct rp rp;
 	bool failed;		/* out of memory once: say so at the end */
 	char err[512];		/* why the page was not written */
+	const struct dtl_model *last;	/* the loop's, alive until the page is written */
 };
 
 static bool grow(struct rp *r)
@@ -126,7 +127,7 @@ static int report_show(struct dtl_view *v, const struct dtl_model *m, bool fresh
 			rep->failed = true;
 		else
 			keep(r, m);
-		keep_facts(r, m);
+		rep->last = m;
 	}
 	return rep->inner ? rep->inner->ops->show(rep->inner, m, fresh) : 0;
 }
@@ -227,6 +228,7 @@ int dtl_report__close(struct dtl_view *v, int rc)
 		fprintf(stderr, "dtltop: no interval ended: no report written to %s\n", rep->path);
 		rc = 1;
 	} else if (!rc) {
+		keep_facts(&rep->rp, rep->last);	/* the span's, once: at its end */
 		rc = write_page(rep);
 	}
 	rp_free(&rep->rp);

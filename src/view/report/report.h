@@ -15,7 +15,10 @@
  * shows each interval. NULL with a message on stderr.
  */
 struct dtl_view *dtl_report__open(const char *path, struct dtl_view *inner);
-/* Writes the page (when rc is 0); inner stays the caller's. rc, or 1 if writing failed. */
+/*
+ * Writes the page (when rc is 0), from the last model shown: call it before
+ * the loop is deleted. inner stays the caller's. rc, or 1 if writing failed.
+ */
 int dtl_report__close(struct dtl_view *v, int rc);
 
 #endif
