@@ -662,18 +662,33 @@ int dtl_stats__vp_of(const struct dtl_stats *s, unsigned int cpu)
 	return s->vp ? (int)s->vp[cpu] : (int)cpu;
 }
 
+/* The CPUs a row folds: every one (DTL_ROW_ALL), one CPU, or a VP's threads by their chain. */
+static uint32_t row_first(const struct dtl_stats *s, int id, bool vp)
+{
+	if (id == DTL_ROW_ALL)
+		return vp || !s->nr_cpus ? UINT32_MAX : 0;
+	if (id < 0 || (unsigned int)id >= s->nr_cpus ||
+	    (vp && (!s->vp || s->vp[id] != (uint32_t)id)))
+		return UINT32_MAX;
+	return (uint32_t)id;
+}
+
+static uint32_t row_next(const struct dtl_stats *s, uint32_t c, int id, bool vp)
+{
+	if (id == DTL_ROW_ALL)
+		return c + 1 < s->nr_cpus ? c + 1 : UINT32_MAX;
+	return vp ? s->next[c] : UINT32_MAX;
+}
+
 int dtl_stats__hist(const struct dtl_stats *s, int id, bool vp, uint64_t *hist)
 {
 	bool any = false;
 
 	memset(hist, 0, DTL_HIST_BUCKETS * sizeof(*hist));
-	if (vp && (!s->vp || id < 0 || (unsigned int)id >= s->nr_cpus ||
-		   s->vp[id] != (uint32_t)id))
-		return -1;
-	for (unsigned int i = 0; i < s->nr_cpus; i++) {
-		const struct vcpu *v = &s->v[i];
+	for (uint32_t c = row_first(s, id, vp); c != UINT32_MAX; c = row_next(s, c, id, vp)) {
+		const struct vcpu *v = &s->v[c];
 
-		if (!v->online || (id != DTL_ROW_ALL && (vp ? s->vp[i] : i) != (unsigned int)id))
+		if (!v->online)
 			continue;
 		for (unsigned int b = 0; b < DTL_HIST_BUCKETS; b++)
 			hist[b] += v->total.hist[b];
@@ -689,10 +704,10 @@ int dtl_stats__procs(const struct dtl_stats *s, int id, bool vp, struct dtl_proc
 	int n = 0, k = 0;
 
 	*other = 0;
-	for (unsigned int i = 0; i < s->nr_cpus; i++) {
-		const struct vcpu *v = &s->v[i];
+	for (uint32_t c = row_first(s, id, vp); c != UINT32_MAX; c = row_next(s, c, id, vp)) {
+		const struct vcpu *v = &s->v[c];
 
-		if (!v->online || (vp ? dtl_stats__vp_of(s, i) : (int)i) != id)
+		if (!v->online)
 			continue;
 		*other += v->proc_other;
 		for (int j = 0; j < 8; j++) {
