@@ -24,7 +24,7 @@ src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 
 src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50
 src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfprintf ^ exposition: latency buckets not cumulative
 src/stats/stats.c ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
-src/view/metrics.c ^ \t\t\tif (j < k)\n\t\t\t\tcontinue; ^ \t\t\tif (0)\n\t\t\t\tcontinue; ^ exposition: a series twice for a shared reason name
+src/view/metrics.c ^ \t\tif (c[k].kind == kind) ^ \t\tif (c[k].kind == DTL_COL_PREEMPT) ^ exposition: dispatches counted under the preempt reasons
 src/view/metrics.c ^ if (om && unit) ^ if (unit) ^ exposition: UNIT lines break the text format
 src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
 src/stats/stats.c ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../dtl/dtl.h"
+#include "columns.h"
 
 enum kind { COUNTER, GAUGE, INFO, HISTOGRAM };
 
@@ -99,32 +100,24 @@ static void cpu_info(FILE *f, bool om, const struct dtl_model *m, const struct r
 }
 
 /*
- * One series per reason name: the DTL has two codes for
- * firmware_internal_event (1 and 5), summed as the CSV's column sums them.
+ * One series per reason name, as the CSV has one column: the column table
+ * already groups the codes that share a name (dispatch 1 and 5 are both
+ * firmware_internal_event) and sums them.
  */
 static void by_reason(FILE *f, const char *metric, const struct rows *rs, bool dispatch)
 {
-	unsigned int n = dispatch ? DTL_N_DISPATCH : DTL_N_PREEMPT;
-	const char *(*name)(unsigned int) = dispatch ? dtl_dispatch__name : dtl_preempt__name;
+	size_t n, nr = 0, skip = strlen(dispatch ? "dispatch_" : "preempt_");
+	const struct dtl_col *c = dtl_cols(&n), *reason[DTL_N_DISPATCH + DTL_N_PREEMPT + 2];
+	enum dtl_col_kind kind = dispatch ? DTL_COL_DISPATCH : DTL_COL_PREEMPT;
 
-	for (size_t i = 0; i < rs->n; i++) {
-		const uint64_t *c = dispatch ? rs->r[i].dispatch : rs->r[i].preempt;
-
-		for (unsigned int k = 0; k <= n; k++) {
-			unsigned long long v = 0;
-			unsigned int j;
-
-			for (j = 0; j < k && strcmp(name(j), name(k)) != 0; j++)
-				;
-			if (j < k)
-				continue;	/* summed under its first code */
-			for (j = k; j <= n; j++)
-				if (strcmp(name(j), name(k)) == 0)
-					v += c[j];
+	for (size_t k = 0; k < n && nr < sizeof(reason) / sizeof(reason[0]); k++)
+		if (c[k].kind == kind)
+			reason[nr++] = &c[k];
+	for (size_t i = 0; i < rs->n; i++)
+		for (size_t k = 0; k < nr; k++)
 			fprintf(f, "%s_total{cpu=\"%d\",reason=\"%s\"} %llu\n", metric, rs->r[i].cpu,
-				name(k), v);
-		}
-	}
+				reason[k]->name + skip,
+				(unsigned long long)dtl_col__value(reason[k], &rs->r[i]));
 }
 
 static void reasons(FILE *f, bool om, const struct rows *rs)
