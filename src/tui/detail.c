@@ -43,11 +43,17 @@ static const struct dtl_row *find_row(const struct dtl_model *m, int id)
 	return NULL;
 }
 
+/* Block characters where the locale is UTF-8; it is set once, when the TUI starts. */
 static bool utf8(void)
 {
-	const char *cs = nl_langinfo(CODESET);
+	static int is = -1;
 
-	return cs && strcmp(cs, "UTF-8") == 0;
+	if (is < 0) {
+		const char *cs = nl_langinfo(CODESET);
+
+		is = cs && strcmp(cs, "UTF-8") == 0;
+	}
+	return is;
 }
 
 /* n of total as a bar of up to BAR cells, and the share. */

@@ -110,11 +110,8 @@ static bool setup_key(struct dtl_tui *t, int ch, struct dtl_act *a)
 		break;
 	case '\r': case '\n': case KEY_ENTER:
 		if (at >= t->ncols && at - t->ncols < nt) {	/* the status line's prompt edits it */
-			char *eq = strchr(th[at - t->ncols], '=');
-
 			t->prompting = 't';
 			snprintf(t->prompt, sizeof(t->prompt), "%s", th[at - t->ncols]);
-			(void)eq;
 		}
 		break;
 	case 'W':

@@ -159,14 +159,13 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	fputs("</ul>\n", f);
 }
 
-static double series_max(const struct rp *r, const double *v)
+static double series_max(const double *v, size_t n)
 {
 	double m = 0;
 
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (v[i] > m)
 			m = v[i];
-	(void)r;
 	return m;
 }
 
@@ -194,7 +193,7 @@ static int line_chart(FILE *f, const struct rp *r, const char *title, const char
 	if (rp_chart__begin(&c, f, r, title, ylabel, 180))
 		return -1;
 	for (size_t k = 0; k < n; k++) {
-		double m = series_max(r, r->s[which[k]]);
+		double m = series_max(r->s[which[k]], r->n);
 
 		hi = m > hi ? m : hi;
 		for (size_t i = 0; i < r->n; i++)
