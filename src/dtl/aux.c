@@ -33,91 +33,93 @@ static void ring_copy(const uint8_t *base, uint64_t size, uint64_t pos, void *ds
 		memcpy((uint8_t *)dst + first, base, len - first);
 }
 
-/* Accept a record: the stream's first may be the boot-timebase header. */
-static bool take(struct dtl_aux *a, const uint8_t *rec)
+/* The stream's first record may be the boot-timebase header: take it aside. */
+static bool header(struct dtl_aux *a, const uint8_t *rec)
 {
 	uint64_t tb;
 
+	a->header_seen = true;
 	memcpy(&tb, rec + 16, sizeof(tb));
 	if (tb != 0)
-		return true;
-	if (!a->header_seen) {
-		memcpy(&a->boot_tb, rec, 8);
-		memcpy(&a->tb_freq, rec + 8, 8);
-		a->header_seen = true;
-	} else {
-		a->bad_records++;
-	}
-	return false;
+		return false;
+	memcpy(&a->boot_tb, rec, 8);
+	memcpy(&a->tb_freq, rec + 8, 8);
+	return true;
 }
 
-size_t dtl_aux__consume(struct dtl_aux *a, const uint8_t *base, uint64_t head,
-			uint8_t *out, size_t max)
+/* Skip what upstream's layout never fills; true when pos is at a record. */
+static bool upstream_align(struct dtl_aux *a, uint64_t head, uint64_t limit)
+{
+	uint64_t off = a->pos % a->size, skip = 0;
+
+	if (off >= limit)
+		skip = a->size - off;	/* the junk above threshold */
+	else if (off % DTL_ENTRY_SIZE)
+		skip = DTL_ENTRY_SIZE - off % DTL_ENTRY_SIZE;
+	if (skip > head - a->pos)
+		skip = head - a->pos;	/* a junk tail shorter than a record is junk too */
+	a->junk_bytes += skip;
+	a->pos += skip;
+	return !skip;
+}
+
+size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size_t max,
+		     uint8_t bounce[DTL_ENTRY_SIZE], const uint8_t **run)
 {
 	uint64_t limit = a->upstream ? (a->size - 32) / DTL_ENTRY_SIZE * DTL_ENTRY_SIZE : a->size;
-	size_t n = 0;
 
 	if (!a->size || head < a->pos || head - a->pos > a->size) {
 		a->junk_bytes += head > a->pos ? head - a->pos : 0;
 		a->pos = head;
 		return 0;
 	}
-	if (!a->upstream) {
-		/* A true ring: one or two memcpy for the lot, then check timebases. */
-		uint64_t avail = (head - a->pos) / DTL_ENTRY_SIZE;
-		size_t take_n, k = 0;
+	while (max && head - a->pos >= DTL_ENTRY_SIZE) {
+		uint64_t off = a->pos % a->size, n;
+		const uint8_t *p;
 
-		if (!a->header_seen && avail) {
-			uint8_t first[DTL_ENTRY_SIZE];
-
-			ring_copy(base, a->size, a->pos, first, DTL_ENTRY_SIZE);
-			if (!take(a, first)) {
-				a->pos += DTL_ENTRY_SIZE;
-				avail--;
-			}
+		if (a->upstream && !upstream_align(a, head, limit))
+			continue;
+		if (off + DTL_ENTRY_SIZE > a->size) {
+			/* the one record that straddles the end of our ring */
+			ring_copy(base, a->size, a->pos, bounce, DTL_ENTRY_SIZE);
+			p = bounce;
+			n = 1;
+		} else {
+			p = base + off;
+			n = (head - a->pos) / DTL_ENTRY_SIZE;
+			if (n > (limit - off) / DTL_ENTRY_SIZE)
+				n = (limit - off) / DTL_ENTRY_SIZE;
+			if (n > max)
+				n = max;
 		}
-		take_n = avail < max ? (size_t)avail : max;
-
-		ring_copy(base, a->size, a->pos, out, take_n * DTL_ENTRY_SIZE);
-		a->pos += take_n * DTL_ENTRY_SIZE;
-		for (size_t i = 0; i < take_n; i++) {
-			uint8_t *rec = out + i * DTL_ENTRY_SIZE;
-
-			if (!take(a, rec))
-				continue;
-			if (k != i)
-				memmove(out + k * DTL_ENTRY_SIZE, rec, DTL_ENTRY_SIZE);
-			k++;
+		/*
+		 * Only the first record is looked at here: a later zero timebase
+		 * goes on to the stats, which count it bad, so the run is never
+		 * read twice.
+		 */
+		if (!a->header_seen && header(a, p)) {
+			a->pos += DTL_ENTRY_SIZE;
+			continue;
 		}
-		return k;
+		a->pos += n * DTL_ENTRY_SIZE;
+		*run = p;
+		return (size_t)n;
 	}
-	while (n < max && head - a->pos >= DTL_ENTRY_SIZE) {
-		uint64_t off = a->pos % a->size;
+	if (max && a->upstream && head > a->pos)
+		upstream_align(a, head, limit);
+	return 0;
+}
 
-		if (a->upstream) {
-			uint64_t skip = 0;
+size_t dtl_aux__consume(struct dtl_aux *a, const uint8_t *base, uint64_t head,
+			uint8_t *out, size_t max)
+{
+	uint8_t bounce[DTL_ENTRY_SIZE];
+	const uint8_t *run;
+	size_t n = 0, k;
 
-			if (off >= limit)
-				skip = a->size - off;	/* the junk above threshold */
-			else if (off % DTL_ENTRY_SIZE)
-				skip = DTL_ENTRY_SIZE - off % DTL_ENTRY_SIZE;
-			if (skip) {
-				if (skip > head - a->pos)
-					skip = head - a->pos;
-				a->junk_bytes += skip;
-				a->pos += skip;
-				continue;
-			}
-		}
-		ring_copy(base, a->size, a->pos, out + n * DTL_ENTRY_SIZE, DTL_ENTRY_SIZE);
-		a->pos += DTL_ENTRY_SIZE;
-		if (take(a, out + n * DTL_ENTRY_SIZE))
-			n++;
-	}
-	/* Upstream: a junk tail shorter than a record is still junk. */
-	if (a->upstream && n < max && head > a->pos && a->pos % a->size >= limit) {
-		a->junk_bytes += head - a->pos;
-		a->pos = head;
+	while (n < max && (k = dtl_aux__next(a, base, head, max - n, bounce, &run))) {
+		memcpy(out + n * DTL_ENTRY_SIZE, run, k * DTL_ENTRY_SIZE);
+		n += k;
 	}
 	return n;
 }

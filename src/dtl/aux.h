@@ -23,10 +23,19 @@ struct dtl_aux {
 	bool header_seen;
 	uint64_t boot_tb, tb_freq;
 	uint64_t junk_bytes;	/* skipped: upstream's wrap fragments, misalignment */
-	uint64_t bad_records;	/* a header-like record after the first */
 };
 
 void dtl_aux__init(struct dtl_aux *a, uint64_t size, bool upstream);
+/*
+ * The next run of at most max whole entries in [a->pos, head), in place:
+ * *run points into the ring, or at bounce for a record that straddles the
+ * end. Advances a->pos past the run, so the caller must be done with it
+ * before it tells the kernel a->pos is free (aux_tail). The stream's first
+ * record, when it is the header (timebase 0), is taken aside; a later
+ * timebase 0 is passed on for the stats to count bad. 0 when none is left.
+ */
+size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size_t max,
+		     uint8_t bounce[48], const uint8_t **run);
 /*
  * Parse whole records in [a->pos, head) of the ring at base into out (at
  * most max entries, each 48 bytes, big-endian as written); advances a->pos

@@ -14,11 +14,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -126,6 +126,7 @@ struct pcpu {
 	size_t aux_len;
 	struct dtl_aux st;
 	uint64_t lost_seen;
+	uint8_t bounce[DTL_ENTRY_SIZE];	/* the record that straddles the AUX end */
 };
 
 struct dtl_perf_cpus {
@@ -135,7 +136,8 @@ struct dtl_perf_cpus {
 	struct perf_thread_map *threads;
 	struct pcpu *c;		/* by CPU number, evsel NULL when closed */
 	unsigned int nr;
-	struct pollfd *pfd;
+	int epfd;		/* every open event: one wait, whatever the CPU count */
+	struct epoll_event ev[256];
 };
 
 static int lowest_free_fd(void)
@@ -153,6 +155,7 @@ static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
 
 	if (!c->evsel)
 		return;
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	if (c->aux)
 		munmap(c->aux, c->aux_len);
 	perf_evsel__munmap(c->evsel);
@@ -182,6 +185,13 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	 * not start it again, so one opened enabled would never capture.
 	 */
 	attr.disabled = 1;
+	/*
+	 * Wake the reader when a quarter of the AUX area is full, or the main
+	 * ring half: between those it drains only at the interval's end.
+	 */
+	attr.aux_watermark = (uint32_t)(p->o.aux_bytes / 4);
+	attr.watermark = 1;
+	attr.wakeup_watermark = (uint32_t)p->page / 2;
 	snprintf(list, sizeof(list), "%u", cpu);
 	map = perf_cpu_map__new(list);
 	c->evsel = perf_evsel__new(&attr);
@@ -227,6 +237,14 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 		}
 		dtl_aux__init(&c->st, c->aux_len, !p->o.aux_ring);
 	}
+	{
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = cpu };
+
+		if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, c->fd, &ev)) {
+			dtl_perf__explain(errno, p->root, (int)cpu, err, errlen);
+			goto fail;
+		}
+	}
 	if (ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		dtl_perf__explain(errno, p->root, (int)cpu, err, errlen);
 		goto fail;
@@ -263,6 +281,7 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 		return NULL;
 	}
 	p->o = *o;
+	p->epfd = -1;
 	snprintf(p->root, sizeof(p->root), "%s", root ? root : "/");
 	p->page = sysconf(_SC_PAGESIZE);
 	if (p->o.aux) {
@@ -274,9 +293,13 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 	}
 	p->nr = DTL_MAX_CPUS;
 	p->c = calloc(p->nr, sizeof(*p->c));
-	p->pfd = calloc(p->nr, sizeof(*p->pfd));
 	p->threads = perf_thread_map__new_dummy();
-	if (!p->c || !p->pfd || !p->threads) {
+	p->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (p->epfd < 0) {
+		snprintf(err, errlen, "epoll: %s", strerror(errno));
+		goto fail;
+	}
+	if (!p->c || !p->threads) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -298,8 +321,9 @@ void dtl_perf_cpus__close(struct dtl_perf_cpus *p)
 	for (unsigned int i = 0; p->c && i < p->nr; i++)
 		close_cpu(p, i);
 	perf_thread_map__put(p->threads);
+	if (p->epfd >= 0)
+		close(p->epfd);
 	free(p->c);
-	free(p->pfd);
 	free(p);
 }
 
@@ -321,21 +345,17 @@ bool dtl_perf_cpus__has(const struct dtl_perf_cpus *p, unsigned int cpu)
 	return cpu < p->nr && p->c[cpu].evsel;
 }
 
-int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms)
+int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms, uint8_t *ready)
 {
-	nfds_t n = 0;
+	int n = epoll_wait(p->epfd, p->ev, (int)(sizeof(p->ev) / sizeof(p->ev[0])), timeout_ms);
 
-	for (unsigned int i = 0; i < p->nr; i++)
-		if (p->c[i].evsel) {
-			p->pfd[n].fd = p->c[i].fd;
-			p->pfd[n].events = POLLIN;
-			p->pfd[n].revents = 0;
-			n++;
-		}
-	return poll(p->pfd, n, timeout_ms);
+	for (int i = 0; i < n; i++)
+		if (p->ev[i].data.u32 < p->nr)
+			ready[p->ev[i].data.u32] = 1;
+	return n;
 }
 
-int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out, size_t max,
+int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, bool count,
 			 struct dtl_perf_news *news)
 {
 	struct dtl_ring_news rn = { 0 };
@@ -349,7 +369,9 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out
 	c = &p->c[cpu];
 	/* The kernel writes the data before it publishes the head. */
 	head = __atomic_load_n(&c->pg->data_head, __ATOMIC_ACQUIRE);
-	c->pg->data_tail = dtl_ring__parse(c->data, c->data_size, c->pg->data_tail, head, &rn);
+	if (head != c->pg->data_tail)
+		c->pg->data_tail = dtl_ring__parse(c->data, c->data_size, c->pg->data_tail, head,
+						   &rn);
 	news->records = rn.records;
 	news->truncated = rn.truncated;
 	news->partial = rn.partial;
@@ -357,12 +379,13 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out
 	if (c->aux) {
 		junk = c->st.junk_bytes;
 		head = __atomic_load_n(&c->pg->aux_head, __ATOMIC_ACQUIRE);
-		news->n = dtl_aux__consume(&c->st, c->aux, head, out, max);
+		news->n = dtl_aux__next(&c->st, c->aux, head, max, c->bounce, &news->data);
 		news->junk = c->st.junk_bytes - junk;
-		/* Done reading before the kernel may reuse the space. */
-		__atomic_store_n(&c->pg->aux_tail, c->st.pos, __ATOMIC_RELEASE);
+		news->more = c->st.pos < head;
 	}
-	if (perf_evsel__read(c->evsel, 0, 0, &counts) == 0 && counts.val > c->lost_seen) {
+	/* The driver's loss count: a read(2), so only when a flag or the caller asks. */
+	if ((count || rn.partial || rn.truncated || rn.collision) &&
+	    perf_evsel__read(c->evsel, 0, 0, &counts) == 0 && counts.val > c->lost_seen) {
 		news->lost = counts.val - c->lost_seen;
 		c->lost_seen = counts.val;
 	}
@@ -372,4 +395,11 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out
 		news->reenabled = true;
 	}
 	return 0;
+}
+
+void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu)
+{
+	/* Done reading before the kernel may reuse the space. */
+	if (cpu < p->nr && p->c[cpu].aux)
+		__atomic_store_n(&p->c[cpu].pg->aux_tail, p->c[cpu].st.pos, __ATOMIC_RELEASE);
 }

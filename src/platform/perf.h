@@ -47,11 +47,16 @@ void dtl_perf_cpus__close(struct dtl_perf_cpus *p);
 int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen);
 void dtl_perf_cpus__remove(struct dtl_perf_cpus *p, unsigned int cpu);
 bool dtl_perf_cpus__has(const struct dtl_perf_cpus *p, unsigned int cpu);
-/* poll(2) on every event fd. */
-int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms);
+/*
+ * Wait up to timeout_ms for the kernel to wake any event (a watermark was
+ * reached); sets ready[cpu] for each that did. Returns how many woke, -1.
+ */
+int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms, uint8_t *ready);
 
 struct dtl_perf_news {
-	size_t n;		/* entries in out */
+	const uint8_t *data;	/* n entries, in place in the AUX area */
+	size_t n;
+	bool more;		/* entries are left: drain again */
 	uint64_t lost;		/* the driver's count went up by this */
 	uint64_t junk;		/* bytes skipped in the AUX area */
 	uint64_t records;	/* main-ring records seen (any type) */
@@ -59,8 +64,14 @@ struct dtl_perf_news {
 	bool reenabled;		/* the kernel had disabled it (AUX full) */
 };
 
-/* Drain one CPU's rings: entries into out (max entries), the rest in news. */
-int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, uint8_t *out, size_t max,
+/*
+ * Drain one CPU's rings: the next run of at most max entries, in place (valid
+ * until dtl_perf_cpus__release() of the CPU), the rest in news. The driver's
+ * loss count is read when a record was flagged, or when count says so.
+ */
+int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, bool count,
 			 struct dtl_perf_news *news);
+/* The entries drained from cpu are used: the kernel may write over them. */
+void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu);
 
 #endif

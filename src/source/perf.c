@@ -31,8 +31,11 @@ struct psrc {
 	bool user_filter;		/* entries the kernel mask lets through but we don't */
 	bool caps;			/* we manage capabilities (not in tests) */
 	unsigned int next_cpu;
+	int held;			/* the CPU whose entries the last chunk lent, or -1 */
+	bool all;			/* drain every CPU (the interval ends), not only the woken */
+	uint8_t ready[DTL_MAX_CPUS];	/* woken by the kernel since the last drain */
 	double reopen_ms;
-	uint8_t out[OUT_ENTRIES * DTL_ENTRY_SIZE];
+	uint8_t out[OUT_ENTRIES * DTL_ENTRY_SIZE];	/* what a user-space mask keeps */
 };
 
 static double now_ms(void)
@@ -106,6 +109,8 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	src->priv = p;
+	p->held = -1;
+	p->all = true;
 	snprintf(p->root, sizeof(p->root), "%s", o->root ? o->root : "/");
 	p->have_filter = o->have_cpus;
 	p->filter = o->cpus;
@@ -162,7 +167,7 @@ static int perf_poll(struct dtl_source *src, int timeout_ms)
 {
 	struct psrc *p = src->priv;
 
-	return dtl_perf_cpus__poll(p->cpus, timeout_ms) < 0 ? -1 : 1;
+	return dtl_perf_cpus__poll(p->cpus, timeout_ms, p->ready) < 0 ? -1 : 1;
 }
 
 /* Keep the entries whose kind the user asked for; the kernel logged more. */
@@ -180,23 +185,38 @@ static size_t filter(const uint8_t *in, size_t n, unsigned int mask, uint8_t *ou
 	return k;
 }
 
+/*
+ * Entries are lent in place from the AUX area: the loop folds them into the
+ * stats before it asks again, and only then is the space given back.
+ */
 static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	struct psrc *p = src->priv;
 	struct dtl_perf_news news;
 
+	if (p->held >= 0)
+		dtl_perf_cpus__release(p->cpus, (unsigned int)p->held);
+	p->held = -1;
 	for (; p->next_cpu < DTL_MAX_CPUS; p->next_cpu++) {
 		unsigned int cpu = p->next_cpu;
 
-		if (!dtl_perf_cpus__has(p->cpus, cpu) ||
-		    dtl_perf_cpus__drain(p->cpus, cpu, p->out, OUT_ENTRIES, &news))
+		if ((!p->all && !p->ready[cpu]) || !dtl_perf_cpus__has(p->cpus, cpu) ||
+		    dtl_perf_cpus__drain(p->cpus, cpu, p->user_filter ? OUT_ENTRIES : SIZE_MAX,
+					 p->all, &news))
 			continue;
+		if (!news.more)
+			p->ready[cpu] = 0;
 		if (!news.n && !news.lost && !news.junk && !news.truncated && !news.partial &&
 		    !news.collision)
 			continue;
+		p->held = (int)cpu;
 		c->cpu = cpu;
-		c->data = p->out;
-		c->n = p->user_filter ? filter(p->out, news.n, src->mask, p->out) : news.n;
+		c->data = news.data;
+		c->n = news.n;
+		if (p->user_filter) {
+			c->n = filter(news.data, news.n, src->mask, p->out);
+			c->data = p->out;
+		}
 		c->lost = news.lost;
 		c->bad = news.junk ? 1 : 0;
 		/*
@@ -204,11 +224,12 @@ static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 		 * count (upstream 6.18 counts nothing) is a gap of unknown size.
 		 */
 		c->gaps = news.lost ? 0 : news.truncated + news.partial + news.collision;
-		if (news.n < OUT_ENTRIES)
-			p->next_cpu++;		/* otherwise more may wait here */
+		if (!news.more)
+			p->next_cpu++;		/* otherwise more waits here */
 		return 1;
 	}
 	p->next_cpu = 0;
+	p->all = false;
 	return 0;
 }
 
@@ -242,6 +263,7 @@ static void perf_tick(struct dtl_source *src, uint64_t interval_ns)
 	char err[512];
 
 	(void)interval_ns;
+	((struct psrc *)src->priv)->all = true;		/* the interval's figures need all */
 	if (wanted(src->priv, &now, err, sizeof(err)) == 0)
 		dtl_source__follow(src, &now, perf_add, perf_remove);
 }
@@ -254,6 +276,8 @@ static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, s
 
 	dtl_perf_cpus__close(p->cpus);
 	p->cpus = NULL;
+	p->held = -1;
+	p->all = true;
 	if (open_all(src, mask, err, errlen)) {
 		/* Capture something rather than nothing: the old mask again. */
 		open_all(src, src->mask, ignored, sizeof(ignored));

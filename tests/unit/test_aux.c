@@ -165,8 +165,11 @@ TEST(aux_garbage_heads_and_late_headers_are_counted_not_followed)
 	put_entry(&m, 0);
 	put_header(&m);				/* a second header: not data */
 	put_entry(&m, 1);
-	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 2);
-	CHECK_EQ(a.bad_records, 1);
+	/* passed on, in place, for the stats to count bad (timebase 0) */
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 3);
+	CHECK_EQ(seq_of(out), 0);
+	CHECK_EQ(out[48 + 16] | out[48 + 23], 0);
+	CHECK_EQ(seq_of(out + 96), 1);
 	CHECK_EQ(dtl_aux__consume(&a, m.base, a.pos - 48, out, 64), 0);	/* head went back */
 	CHECK_EQ(dtl_aux__consume(&a, m.base, a.pos + 5000, out, 64), 0);	/* lapped */
 	CHECK(a.junk_bytes >= 5000);
@@ -286,4 +289,47 @@ TEST(aux_and_main_rings_exactly_full_are_read_whole)
 	CHECK_EQ(news.lost, 20);
 	free(m.base);
 	free(r.base);
+}
+
+TEST(aux_next_lends_entries_in_place_and_bounces_only_the_straddler)
+{
+	/* 1000 bytes: the header and 19 entries end at 960, the next straddles */
+	struct img m = { calloc(1, 1000), 1000, 0 };
+	uint8_t bounce[48];
+	const uint8_t *run;
+	struct dtl_aux a;
+	uint64_t seq = 0;
+	size_t n;
+
+	dtl_aux__init(&a, m.size, false);
+	put_header(&m);
+	for (int i = 0; i < 19; i++)
+		put_entry(&m, seq++);
+	/* the header is taken aside; the 19 after it are one run, in the ring */
+	n = dtl_aux__next(&a, m.base, m.head, SIZE_MAX, bounce, &run);
+	CHECK_EQ(n, 19);
+	CHECK(run == m.base + 48);
+	CHECK(a.header_seen);
+	CHECK_EQ(seq_of(run + 18 * 48), 18);
+	CHECK_EQ(dtl_aux__next(&a, m.base, m.head, SIZE_MAX, bounce, &run), 0);
+	for (int i = 0; i < 3; i++)
+		put_entry(&m, seq++);
+	/* at 960: the one that straddles comes alone, through bounce */
+	n = dtl_aux__next(&a, m.base, m.head, SIZE_MAX, bounce, &run);
+	CHECK_EQ(n, 1);
+	CHECK(run == bounce);
+	CHECK_EQ(seq_of(run), 19);
+	n = dtl_aux__next(&a, m.base, m.head, 5, bounce, &run);
+	CHECK_EQ(n, 2);
+	CHECK(run == m.base + 8);	/* 1008 % 1000: the ring again, in place */
+	CHECK_EQ(seq_of(run), 20);
+	CHECK_EQ(seq_of(run + 48), 21);
+	/* max bounds a run */
+	for (int i = 0; i < 4; i++)
+		put_entry(&m, seq++);
+	CHECK_EQ(dtl_aux__next(&a, m.base, m.head, 3, bounce, &run), 3);
+	CHECK_EQ(dtl_aux__next(&a, m.base, m.head, 3, bounce, &run), 1);
+	CHECK_EQ(seq_of(run), 25);
+	CHECK_EQ(a.pos, m.head);
+	free(m.base);
 }

@@ -144,7 +144,7 @@ TEST(perf_libperf_plumbing_on_a_real_software_event)
 	struct dtl_perf_news news;
 	char err[1024];
 	uint64_t records = 0;
-	uint8_t out[48 * 16];
+	static uint8_t ready[DTL_MAX_CPUS];
 
 	dtl_cpuset__parse(&set, "0", err, sizeof(err));
 	p = open_clock(&set, err, sizeof(err));
@@ -157,16 +157,22 @@ TEST(perf_libperf_plumbing_on_a_real_software_event)
 	CHECK(!dtl_perf_cpus__has(p, 1));
 	for (int i = 0; i < 20 && records < 5; i++) {
 		spin_ms(10);
-		CHECK(dtl_perf_cpus__poll(p, 100) >= 0);
-		CHECK_EQ(dtl_perf_cpus__drain(p, 0, out, 16, &news), 0);
+		CHECK(dtl_perf_cpus__poll(p, 100, ready) >= 0);
+		CHECK_EQ(dtl_perf_cpus__drain(p, 0, 16, false, &news), 0);
 		records += news.records;
 		CHECK_EQ(news.n, 0);		/* no AUX area mapped */
 	}
 	CHECK(records >= 5);			/* samples came through the main ring */
+	/* Undrained, the ring passes its watermark: the one epoll set says which CPU. */
+	memset(ready, 0, sizeof(ready));
+	for (int i = 0; i < 30 && !ready[0]; i++)
+		CHECK(dtl_perf_cpus__poll(p, 100, ready) >= 0);
+	CHECK_EQ(ready[0], 1);
+	CHECK_EQ(ready[1], 0);
 	/* A CPU going away, and coming back. */
 	dtl_perf_cpus__remove(p, 0);
 	CHECK(!dtl_perf_cpus__has(p, 0));
-	CHECK_EQ(dtl_perf_cpus__drain(p, 0, out, 16, &news), -1);
+	CHECK_EQ(dtl_perf_cpus__drain(p, 0, 16, false, &news), -1);
 	CHECK_EQ(dtl_perf_cpus__add(p, 0, err, sizeof(err)), 0);
 	CHECK(dtl_perf_cpus__has(p, 0));
 	dtl_perf_cpus__close(p);
