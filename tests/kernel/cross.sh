@@ -1,24 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# kernel/vpa-dtl.c in a real Linux tree: Debian's linux-source-6.12, with
-# kernel/README's steps, cross-built for ppc64le with W=1, then checkpatch
-# --strict (and sparse when installed). The tree is cached in build/ktree.
+# kernel/vpa-dtl.c in a real Linux tree: Debian's linux-source-$KVER (7.3, or
+# 6.12), with kernel/README's steps, cross-built for ppc64le with W=1, then
+# checkpatch --strict (and sparse when installed). Trees cached in build/ktree.
 set -eu
 cd "$(dirname "$0")/../.."
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-top=$PWD/build/ktree
-tree=$top/linux-source-6.12
+. tests/kernel/tree.sh
+top=$PWD/build/ktree/$kver
+tree=$top/linux-source-$kver
 out=$top/out
 cross=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
-[ -f "$tarball" ] || { echo "cross.sh: $tarball missing (apt-get install linux-source-6.12)"; exit 1; }
 command -v "${cross}gcc" >/dev/null || { echo "cross.sh: ${cross}gcc missing (gcc-powerpc64le-linux-gnu)"; exit 1; }
 
 if [ ! -f "$tree/.dtltop-patched" ]; then
 	rm -rf "$top" && mkdir -p "$top"
 	echo "cross.sh: extracting $tarball"
-	tar xf "$tarball" -C "$top"
-	# kernel/README, step 2: the three patches, for a tree before 6.13.
-	for p in kernel/patches/*.patch; do patch -s -d "$tree" -p1 <"$p"; done
+	mkdir -p "$top/x" && tar xf "$tarball" -C "$top/x" && mv "$top"/x/linux-source-* "$tree"
+	# kernel/README, step 1: the patches this version needs (none from 6.18 on)
+	for p in $patches; do patch -s -d "$tree" -p1 <"$p"; done
 	touch "$tree/.dtltop-patched"
 fi
 cp kernel/vpa-dtl.c "$tree/arch/powerpc/perf/vpa-dtl.c"
@@ -30,11 +29,17 @@ fi
 grep -q '^CONFIG_HV_PERF_CTRS=y' "$out/.config" && grep -q '^CONFIG_PPC_SPLPAR=y' "$out/.config"
 sparse=""
 command -v sparse >/dev/null && sparse="C=1"
+# 7.x wants a sparse that knows __typeof_unqual__; Debian 12's 0.6.4 does not
+if [ -n "$sparse" ] && [ -x "$tree/scripts/checker-valid.sh" ] &&
+	[ "$("$tree/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" != 1 ]; then
+	echo "cross.sh: $kver: sparse $(sparse --version) is too old for this tree; W=1 and checkpatch only"
+	sparse=""
+fi
 rm -f "$out/arch/powerpc/perf/vpa-dtl.o"
 mk W=1 $sparse arch/powerpc/perf/vpa-dtl.o 2>&1 | grep -v 'genksyms\|shift/reduce\|reduce/reduce\|counterexamples' | tee "$top/build.log"
 [ -s "$top/build.log" ] && { echo "cross.sh: the build printed warnings"; exit 1; }
 [ -f "$out/arch/powerpc/perf/vpa-dtl.o" ]
-# The patched Makefile builds it as part of the tree, too.
+# The tree's Makefile (patched before 6.18) builds it as part of the tree, too.
 grep -q 'vpa-dtl.o' "$tree/arch/powerpc/perf/Makefile"
 perl "$tree/scripts/checkpatch.pl" --no-tree --strict -q -f kernel/vpa-dtl.c
-echo "cross.sh: vpa-dtl.o builds for ppc64le with W=1${sparse:+ and sparse}; checkpatch --strict is clean"
+echo "cross.sh: $kver: vpa-dtl.o builds for ppc64le with W=1${sparse:+ and sparse}; checkpatch --strict is clean"

@@ -224,8 +224,8 @@ static int __init fhv_init(void)
 
 	debugfs_create_file("ctl", 0200, d, NULL, &fhv_ctl_fops);
 	debugfs_create_file("stats", 0444, d, NULL, &fhv_stats_fops);
-	hrtimer_init(&fhv_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	fhv_timer.function = fhv_tick;
+	/* hrtimer_init() is gone from 6.15 on; kernel/patches/0003 gives 6.12 this */
+	hrtimer_setup(&fhv_timer, fhv_tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	hrtimer_start(&fhv_timer, ns_to_ktime(FHV_TICK_NS), HRTIMER_MODE_REL);
 	pr_info("fake_hv_dtl: TEST ONLY: writing DTL entries for QEMU\n");
 	return 0;

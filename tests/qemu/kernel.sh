@@ -1,24 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The test kernel: Debian's linux-source-6.12 with kernel/ put in exactly as
-# kernel/README says, plus the fake hypervisor (fake-hv-dtl.patch and .c,
-# test only), configured from tinyconfig + kernel.config. Prints the path
-# of the vmlinux. Incremental: a second run rebuilds only what changed.
+# The test kernel: Debian's linux-source-$KVER (7.3 by default, or 6.12) with
+# kernel/ put in exactly as kernel/README says, plus the fake hypervisor
+# (fake-hv-dtl.patch and .c, test only), configured from tinyconfig +
+# kernel.config. Prints the path of the vmlinux. Incremental: a second run
+# rebuilds only what changed. VPA_DTL_SRC= builds another driver file
+# (make upstream-compare: the tree's own) in a tree of its own.
 set -eu
 cd "$(dirname "$0")/../.."
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+. tests/kernel/tree.sh
 top=$PWD/build/qemu
-tree=$top/linux-source-6.12
-out=$top/kbuild
+tree=$top/linux-source-$kver
+out=$top/kbuild-$kver${KBUILD_SUFFIX:-}
 cross=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
-[ -f "$tarball" ] || { echo "kernel.sh: $tarball missing (apt-get install linux-source-6.12)" >&2; exit 1; }
 
 if [ ! -f "$tree/.dtltop-patched" ]; then
 	rm -rf "$tree" && mkdir -p "$top"
 	echo "kernel.sh: extracting $tarball" >&2
-	tar xf "$tarball" -C "$top"
-	# kernel/README step 1: a tree before 6.13 takes all three patches
-	for p in kernel/patches/*.patch; do patch -s -d "$tree" -p1 <"$p"; done
+	rm -rf "$top/x" && mkdir -p "$top/x" && tar xf "$tarball" -C "$top/x" && mv "$top"/x/linux-source-* "$tree"
+	# kernel/README step 1: the patches the tree's version needs
+	for p in $patches; do patch -s -d "$tree" -p1 <"$p"; done
+	# make upstream-compare builds the tree's own driver, kept aside here
+	[ -f "$tree/arch/powerpc/perf/vpa-dtl.c" ] && cp "$tree/arch/powerpc/perf/vpa-dtl.c" "$tree/.upstream-vpa-dtl.c"
 	# test only: the hook in register_dtl() and the fake's Makefile line
 	patch -s -d "$tree" -p1 <tests/qemu/fake-hv-dtl.patch
 	touch "$tree/.dtltop-patched"

@@ -5,11 +5,13 @@
 # with Debian's ppc64el busybox into an initramfs whose /init (init.sh) runs
 # the scenarios, boots it under QEMU TCG with a hard timeout, and fails on a
 # FAIL line, a missing PASS, or any kernel BUG, WARNING, lockdep report,
-# sleep-in-atomic, kmemleak report or oops on the console.
+# sleep-in-atomic, kmemleak report or oops on the console. KVER=7.3 (the
+# default) or 6.12 picks the kernel (tests/kernel/tree.sh).
 set -u
 cd "$(dirname "$0")/../.."
 top=$PWD/build/qemu
-log=$top/console.log
+kver=${KVER:-7.3}
+log=$top/console-$kver.log
 timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
 tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder auto_falls_back_to_the_vpa
@@ -20,7 +22,7 @@ for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
 done
 
-vmlinux=$(timeout 1500 tests/qemu/kernel.sh) || die "the test kernel did not build (or took over 25 minutes)"
+vmlinux=$(KVER=$kver timeout 1500 tests/qemu/kernel.sh) || die "the test kernel did not build (or took over 25 minutes)"
 make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
 mkdir -p "$top"
 powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/cycle" tests/qemu/cycle.c ||
@@ -51,7 +53,7 @@ echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
 echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$top/initramfs.cpio.gz"
 
-echo "qemu-check: booting (TCG, 4 vCPUs, timeout ${timeout_s}s); console in $log" >&2
+echo "qemu-check: booting $kver (TCG, 4 vCPUs, timeout ${timeout_s}s); console in $log" >&2
 timeout "$timeout_s" qemu-system-ppc64 -M pseries -cpu POWER9 -m 1G -smp 4 -nographic -vga none \
 	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs.cpio.gz" \
 	-append "console=hvc0 slab_nomerge slub_debug=FZPU,dtl panic=-1 kmemleak=on" </dev/null >"$log" 2>&1
@@ -64,12 +66,25 @@ grep -q '^FAIL: ' "$log.txt" && bad=1
 for s in $scenarios; do
 	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
 done
+# Linux 7.3's own, before any initcall: with GENERIC_ENTRY, powerpc's replay
+# of a timer interrupt masked in start_kernel trips lockdep (irqentry_exit ->
+# trace_hardirqs_on in hardirq context), which then turns itself off. Only
+# that report, with start_kernel in its trace, is set aside, and said.
+awk '/------------\[ cut here \]------------/ { blk = $0 "\n"; inblk = 1; next }
+	inblk { blk = blk $0 "\n"; if ($0 ~ /---\[ end trace/) { inblk = 0
+		if (blk ~ /lockdep_hardirq_context/ && blk ~ /start_kernel/) { upstream++ } else printf "%s", blk }
+		next }
+	{ print } END { if (upstream) print "qemu-check: set aside: " upstream " boot-time lockdep report(s) of 7.3 itself" > "/dev/stderr" }' \
+	"$log.txt" >"$log.own"
 # lockdep's and the others' reports all carry one of these
 kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious|task)|DEBUG_LOCKS_WARN_ON|lockdep is turned off|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace|list_(add|del) corruption'
-if grep -E "$kern" "$log.txt" | grep -v '^FAIL: \|^PASS: ' >"$top/kernel-reports.txt"; then
-	echo "qemu-check: the kernel reported problems:" >&2
-	head -40 "$top/kernel-reports.txt" >&2
+if grep -E "$kern" "$log.own" | grep -v '^FAIL: \|^PASS: ' >"$top/kernel-reports-$kver.txt"; then
+	echo "qemu-check: $kver: the kernel reported problems:" >&2
+	head -40 "$top/kernel-reports-$kver.txt" >&2
 	bad=1
 fi
-[ $bad -eq 0 ] && echo "qemu-check: all $(echo $scenarios | wc -w) scenarios passed, the kernel log is clean" >&2
+if grep -q 'DEBUG_LOCKS_WARN_ON' "$log.txt"; then
+	echo "qemu-check: $kver: lockdep was off for this run (see above); the 6.12 run checks locking" >&2
+fi
+[ $bad -eq 0 ] && echo "qemu-check: $kver: all $(echo $scenarios | wc -w) scenarios passed, the kernel log is clean" >&2
 exit $bad
