@@ -19,6 +19,7 @@
 #                          packages, qemu-system-ppc, cpio, and through multiarch
 #                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
 #                          of ncurses, libcap, zstd and zlib for a static dtltop
+#   scripts/deps.sh interop  all of qemu, and for a static upstream perf: libelf-dev:ppc64el
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 # On Fedora/RHEL (dnf) and SLES (zypper) it installs what building needs
 # (the tests' rig is Debian's). DEPS_PM=apt|dnf|zypper picks the manager,
@@ -53,11 +54,12 @@ pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-util
 [ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
 	debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3 chromium systemd"
 ppc=""
-if [ "${1:-}" = check ] || [ "${1:-}" = qemu ]; then
+if [ "${1:-}" = check ] || [ "${1:-}" = qemu ] || [ "${1:-}" = interop ]; then
 	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"
 	pkgs="$pkgs qemu-system-ppc cpio"
 	ppc="libncurses-dev:ppc64el libcap-dev:ppc64el libzstd-dev:ppc64el zlib1g-dev:ppc64el"
 fi
+[ "${1:-}" = interop ] && ppc="$ppc libelf-dev:ppc64el" && pkgs="$pkgs flex bison"
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in $pkgs $ppc; do

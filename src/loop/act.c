@@ -14,7 +14,8 @@
 
 static void set_mask(struct dtl_loop *l, unsigned int mask)
 {
-	char err[512], text[32], partial[64];
+	char err[512], text[32], hvtext[32], partial[64], where[96];
+	unsigned int hv;
 
 	if (!mask) {
 		snprintf(l->status, sizeof(l->status), "the event mask cannot be empty; 'a' selects all");
@@ -26,13 +27,21 @@ static void set_mask(struct dtl_loop *l, unsigned int mask)
 	}
 	dtl_stats__set_mask(l->stats, mask);
 	dtl_mask__format(mask, text, sizeof(text));
-	/* the hypervisor's state changed: say so, and what the figures now leave out */
+	/* say where the mask acts, and what the figures now leave out */
+	hv = dtl_source__hv_mask(l->src);
+	if (hv != mask) {
+		dtl_mask__format(hv, hvtext, sizeof(hvtext));
+		snprintf(where, sizeof(where), "filtered here, the hypervisor still logs %s (0x%x)",
+			 hvtext, hv);
+	} else {
+		snprintf(where, sizeof(where), "in the hypervisor");
+	}
 	if (dtl_mask__partial(mask, partial, sizeof(partial)))
-		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) in the hypervisor: "
-			 "figures from the next interval are %s", text, mask, partial);
+		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) %s: "
+			 "figures from the next interval are %s", text, mask, where, partial);
 	else
-		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) in the hypervisor: "
-			 "figures complete from the next interval", text, mask);
+		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) %s: "
+			 "figures complete from the next interval", text, mask, where);
 	loop_rec_mask(l, mask);
 }
 

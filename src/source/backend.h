@@ -50,6 +50,7 @@ struct dtl_source {
 	const struct dtl_source_ops *ops;
 	void *priv;
 	unsigned int mask;
+	unsigned int hv_mask;		/* what the hypervisor logs, when more than mask; else 0 */
 	uint64_t tb_freq;
 	unsigned int nr_cpus;
 	struct dtl_cpuset cpus;

@@ -50,9 +50,15 @@ static void describe(struct dtl_source *src)
 {
 	struct psrc *p = src->priv;
 
-	snprintf(src->detail, sizeof(src->detail), "vpa_dtl type %d, %s AUX layout%s",
-		 p->pmu.type, p->pmu.aux_ring ? "ring" : "6.18",
-		 p->user_filter ? ", mask filtered in user space (kernel has 0x7)" : "");
+	snprintf(src->detail, sizeof(src->detail), "vpa_dtl type %d, %s AUX layout", p->pmu.type,
+		 p->pmu.aux_ring ? "ring" : "6.18");
+	src->hv_mask = p->user_filter ? (unsigned int)p->po.config : 0;
+	if (p->user_filter) {
+		size_t len = strlen(src->detail);
+
+		snprintf(src->detail + len, sizeof(src->detail) - len,
+			 ", mask filtered in user space (kernel has 0x%x)", (unsigned int)p->po.config);
+	}
 	if (p->reopen_ms > 0) {
 		size_t len = strlen(src->detail);
 
@@ -274,15 +280,28 @@ static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, s
 	double t0 = now_ms();
 	char ignored[512];
 
+	/*
+	 * The kernel already logs every kind asked for: keep its events and
+	 * filter in user space. Only a kind it does not log needs a reopen,
+	 * and that one opens all three, so no later toggle reopens at all.
+	 */
+	if (p->cpus && (p->po.config & mask) == mask) {
+		p->user_filter = mask != p->po.config;
+		p->reopen_ms = 0;
+		src->mask = mask;
+		describe(src);
+		return 0;
+	}
 	dtl_perf_cpus__close(p->cpus);
 	p->cpus = NULL;
 	p->held = -1;
 	p->all = true;
-	if (open_all(src, mask, err, errlen)) {
+	if (open_all(src, DTL_MASK_ALL, err, errlen)) {
 		/* Capture something rather than nothing: the old mask again. */
 		open_all(src, src->mask, ignored, sizeof(ignored));
 		return -1;
 	}
+	p->user_filter = p->po.config != mask;
 	p->reopen_ms = now_ms() - t0;
 	src->mask = mask;
 	describe(src);

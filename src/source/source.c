@@ -83,6 +83,11 @@ unsigned int dtl_source__mask(const struct dtl_source *src)
 	return src->mask;
 }
 
+unsigned int dtl_source__hv_mask(const struct dtl_source *src)
+{
+	return src->hv_mask ? src->hv_mask : src->mask;
+}
+
 const char *dtl_source__name(const struct dtl_source *src)
 {
 	return src->ops->name;

@@ -71,6 +71,8 @@ void dtl_source__tick(struct dtl_source *src, uint64_t interval_ns);
 int dtl_source__set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
 
 unsigned int dtl_source__mask(const struct dtl_source *src);
+/* What the hypervisor logs: the mask, or more while the source filters in user space. */
+unsigned int dtl_source__hv_mask(const struct dtl_source *src);
 const char *dtl_source__name(const struct dtl_source *src);
 const char *dtl_source__detail(const struct dtl_source *src);
 uint64_t dtl_source__tb_freq(const struct dtl_source *src);

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make interop-check: upstream perf 7.3 (built statically for ppc64le from
+# Debian's linux-source-7.3) against kernel/vpa-dtl.c in the QEMU rig, then
+# the same files through dtltop on this host (tests/interop/check.sh).
+# UPSTREAM=1 (make upstream-compare) boots the 7.3 tree's own vpa-dtl.c
+# instead and runs only the count and AUX-full scenarios.
+set -u
+cd "$(dirname "$0")/../.."
+upstream=${UPSTREAM:-0}
+top=$PWD/build/interop
+name=$([ "$upstream" = 1 ] && echo upstream || echo ours)
+out=$top/$name
+log=$top/console-$name.log
+die() { echo "interop: $*" >&2; exit 1; }
+for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio base64; do
+	command -v $t >/dev/null || die "$t missing (scripts/deps.sh interop installs it)"
+done
+perf=$(tests/interop/perf-build.sh) || die "upstream perf did not build"
+if [ "$upstream" = 1 ]; then
+	KVER=7.3 tests/qemu/kernel.sh >/dev/null || die "the 7.3 tree did not build"
+	vmlinux=$(KVER=7.3 KBUILD_SUFFIX=-upstream VPA_DTL_SRC=build/qemu/linux-source-7.3/.upstream-vpa-dtl.c \
+		timeout 1500 tests/qemu/kernel.sh) || die "the kernel with upstream's driver did not build"
+	# the tree is shared: put our driver back for the next build
+	KVER=7.3 tests/qemu/kernel.sh >/dev/null 2>&1
+else
+	vmlinux=$(KVER=7.3 timeout 1500 tests/qemu/kernel.sh) || die "the 7.3 test kernel did not build"
+fi
+make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
+bb=build/qemu/busybox
+[ -x "$bb" ] || die "$bb missing: run make qemu-check once (it fetches busybox-static:ppc64el)"
+
+root=$top/initramfs-$name
+rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
+cp "$bb" "$root/bin/busybox"
+for a in sh awk base64 cat dmesg echo grep gzip head kill mount poweroff seq sleep tail tr wc; do
+	ln -s busybox "$root/bin/$a"
+done
+cp "$perf" "$root/bin/perf"
+cp tests/interop/init.sh "$root/init"
+echo "UPSTREAM=$upstream" >"$root/etc/interop"
+echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$top/initramfs-$name.cpio.gz"
+
+echo "interop: booting 7.3 with $name driver (TCG, 4 vCPUs); console in $log" >&2
+timeout "${QEMU_TIMEOUT:-1200}" qemu-system-ppc64 -M pseries -cpu POWER9 -m 2G -smp 4 -nographic -vga none \
+	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs-$name.cpio.gz" \
+	-append "console=hvc0 slab_nomerge slub_debug=FZPU,dtl panic=-1" </dev/null >"$log" 2>&1
+rc=$?
+[ $rc -eq 124 ] && die "QEMU timed out"
+tr -d '\r' <"$log" >"$log.txt"
+grep -q '^interop: done' "$log.txt" || die "the guest did not finish (see $log.txt)"
+# the shipped files: base64 between BEGIN/END lines
+rm -rf "$out" && mkdir -p "$out"
+awk -v dir="$out" '/^BEGIN / { f = dir "/" $2 ".b64"; printf "" >f; next }
+	/^END / { close(f); f = ""; next } f { print >>f }' "$log.txt"
+for b in "$out"/*.b64; do
+	base64 -d "$b" | gunzip >"${b%.b64}" || die "$(basename "$b"): damaged on the console"
+	rm -f "$b"
+done
+grep -E '^(RECORDED|FAIL|interop:|perf version)' "$log.txt" >"$out/guest.txt"
+tests/interop/check.sh "$out" "$upstream"
