@@ -69,6 +69,7 @@ src/format/record.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e 
 src/format/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
 src/format/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
 src/format/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
+src/format/record.c ^ \t\tif (err && !w->job_err)\n\t\t\tw->job_err = err;\n ^  ^ the compressor thread's write errors swallowed
 src/source/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
 src/source/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
 src/source/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ replay -C shows and writes every CPU

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,18 +67,32 @@ static uint64_t get64(const uint8_t *p)
 
 /* --- writer ------------------------------------------------------------------ */
 
-static ZSTD_CCtx *cctx;
 static ZSTD_DCtx *dctx;
 
+/*
+ * Compressing is most of a recording's cost, so a thread of the writer's
+ * own does it: the caller fills one buffer while the other is compressed
+ * and written, chunks still in order. The capture loop pays for packing.
+ */
 struct dtl_rec_writer {
 	int fd;
 	char path[4096];
-	uint8_t *raw;
+	uint8_t *raw;			/* the caller's: records being added */
 	size_t len, cap;
+	int err;			/* the caller's view: the first error */
+	uint64_t bytes;			/* written, atomic */
+	/* the compressor's */
+	ZSTD_CCtx *cctx;
 	uint8_t *z;
 	size_t zcap;
-	uint64_t bytes;
-	int err;
+	/* the hand-over, under lock */
+	bool threaded, busy, stop;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint8_t *job;
+	size_t job_len, job_cap;
+	int job_err;			/* the compressor's first error */
 };
 
 static int grow(struct dtl_rec_writer *w, size_t more)
@@ -97,7 +112,7 @@ static int grow(struct dtl_rec_writer *w, size_t more)
 	return 0;
 }
 
-static int write_all(struct dtl_rec_writer *w, const void *buf, size_t len)
+static int write_all(struct dtl_rec_writer *w, const void *buf, size_t len, int *err)
 {
 	const uint8_t *p = buf;
 
@@ -107,17 +122,19 @@ static int write_all(struct dtl_rec_writer *w, const void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			w->err = n < 0 ? errno : EIO;
+			*err = n < 0 ? errno : EIO;
 			return -1;
 		}
 		p += n;
 		len -= (size_t)n;
-		w->bytes += (uint64_t)n;
+		__atomic_add_fetch(&w->bytes, (uint64_t)n, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
 
-static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, size_t len)
+/* The compressor's side: only one thread at a time calls it (the worker, once started). */
+static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, size_t len,
+		       int *err)
 {
 	size_t bound = ZSTD_compressBound(len), zlen;
 	uint8_t hdr[CHUNK_HDR];
@@ -126,18 +143,18 @@ static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, s
 		uint8_t *p = realloc(w->z, bound);
 
 		if (!p) {
-			w->err = ENOMEM;
+			*err = ENOMEM;
 			return -1;
 		}
 		w->z = p;
 		w->zcap = bound;
 	}
-	/* One context for the process: making one per chunk costs more than compressing. */
-	if (!cctx)
-		cctx = ZSTD_createCCtx();
-	zlen = cctx ? ZSTD_compressCCtx(cctx, w->z, w->zcap, raw, len, 1) : (size_t)-1;
+	/* One context per writer: making one per chunk costs more than compressing. */
+	if (!w->cctx)
+		w->cctx = ZSTD_createCCtx();
+	zlen = w->cctx ? ZSTD_compressCCtx(w->cctx, w->z, w->zcap, raw, len, 1) : (size_t)-1;
 	if (ZSTD_isError(zlen)) {
-		w->err = EIO;
+		*err = EIO;
 		return -1;
 	}
 	put32(hdr, CHUNK_MAGIC);
@@ -148,17 +165,75 @@ static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, s
 	put32(hdr + 12, (uint32_t)len);
 	put32(hdr + 16, (uint32_t)crc32(0, w->z, (uInt)zlen));
 	put32(hdr + 20, (uint32_t)crc32(0, hdr, 20));
-	return write_all(w, hdr, sizeof(hdr)) || write_all(w, w->z, zlen) ? -1 : 0;
+	return write_all(w, hdr, sizeof(hdr), err) || write_all(w, w->z, zlen, err) ? -1 : 0;
+}
+
+static void *compressor(void *arg)
+{
+	struct dtl_rec_writer *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		int err = 0;
+
+		while (!w->busy && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->busy)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		if (!w->job_err)
+			write_chunk(w, CHUNK_DATA, w->job, w->job_len, &err);
+		pthread_mutex_lock(&w->lock);
+		if (err && !w->job_err)
+			w->job_err = err;
+		w->busy = false;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Until the chunk in flight is written; its error becomes the caller's. */
+static void wait_idle(struct dtl_rec_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->busy)
+		pthread_cond_wait(&w->cond, &w->lock);
+	if (w->job_err && !w->err)
+		w->err = w->job_err;
+	pthread_mutex_unlock(&w->lock);
 }
 
 static int flush(struct dtl_rec_writer *w)
 {
-	int rc = 0;
+	uint8_t *spare;
+	size_t cap;
 
-	if (w->len)
-		rc = write_chunk(w, CHUNK_DATA, w->raw, w->len);
+	if (!w->len || w->err)
+		return w->err ? -1 : 0;
+	if (!w->threaded) {
+		int rc = write_chunk(w, CHUNK_DATA, w->raw, w->len, &w->err);
+
+		w->len = 0;
+		return rc;
+	}
+	wait_idle(w);
+	if (w->err)
+		return -1;
+	/* the filled buffer goes to the compressor; its last one comes back */
+	pthread_mutex_lock(&w->lock);
+	spare = w->job;
+	cap = w->job_cap;
+	w->job = w->raw;
+	w->job_cap = w->cap;
+	w->job_len = w->len;
+	w->raw = spare;
+	w->cap = cap;
 	w->len = 0;
-	return rc;
+	w->busy = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return 0;
 }
 
 static uint8_t *record(struct dtl_rec_writer *w, int kind, unsigned int cpu, size_t body)
@@ -244,15 +319,21 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	put16(hdr + 8, DTL_REC_MAJOR);
 	put16(hdr + 10, DTL_REC_MINOR);
 	meta_text(m, text, textlen);
-	if (write_all(w, hdr, sizeof(hdr)) ||
-	    write_chunk(w, CHUNK_META, (const uint8_t *)text, strlen(text))) {
+	if (write_all(w, hdr, sizeof(hdr), &w->err) ||
+	    write_chunk(w, CHUNK_META, (const uint8_t *)text, strlen(text), &w->err)) {
 		snprintf(err, errlen, "writing %s: %s", name, strerror(w->err));
 		close(w->fd);
+		ZSTD_freeCCtx(w->cctx);
+		free(w->z);
 		free(w);
 		free(text);
 		return NULL;
 	}
 	free(text);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	/* without a thread, the caller compresses: slower, never wrong */
+	w->threaded = pthread_create(&w->thread, NULL, compressor, w) == 0;
 	return w;
 }
 
@@ -393,7 +474,7 @@ int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interv
 
 uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w)
 {
-	return w->bytes;
+	return __atomic_load_n(&w->bytes, __ATOMIC_RELAXED);
 }
 
 int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
@@ -405,7 +486,18 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 	/* What a kill -9 leaves lacks this: a reader can tell the file was cut. */
 	if (!w->err)
 		value(w, DTL_REC_END, 0, 0);
-	rc = flush(w) | (w->err ? -1 : 0);
+	rc = flush(w);
+	if (w->threaded) {
+		wait_idle(w);
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+	}
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	rc |= w->err ? -1 : 0;
 	if (fsync(w->fd) && !rc && errno != EINVAL) {
 		w->err = errno;
 		rc = -1;
@@ -417,7 +509,9 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 	if (rc)
 		snprintf(err, errlen, "writing %s: %s", w->path, strerror(w->err ? w->err : EIO));
 	free(w->raw);
+	free(w->job);
 	free(w->z);
+	ZSTD_freeCCtx(w->cctx);
 	free(w);
 	return rc ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 /* Recordings: what is written reads back exactly; damage never crashes. */
 #include "t.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -395,4 +396,36 @@ TEST(recording_text_reaches_no_terminal_raw)
 	CHECK_STR(got.detail, "x?[31my");
 	dtl_rec_reader__close(r);
 	fclose(f);
+}
+
+/*
+ * The compressor thread's failures reach the caller: the next flush or the
+ * close says so, and the chunks it did write come in order.
+ */
+TEST(recording_writer_thread_reports_a_failed_write)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	uint8_t e[48 * 64] = { 0 };
+	char err[512];
+	int fds[2], rc = 0;
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+	meta(&m);
+	CHECK_EQ(pipe(fds), 0);
+	w = dtl_rec_writer__open_fd(fds[1], "pipe.dtl", &m, err, sizeof(err));
+	CHECK(w != NULL);
+	close(fds[1]);
+	close(fds[0]);			/* the reader went away: every later write fails */
+	for (int i = 0; i < 64; i++)
+		e[i * 48 + 23] = (uint8_t)(i + 1);
+	for (int t = 0; t < 4 && !rc; t++) {
+		rc |= dtl_rec_writer__entries(w, 0, e, 64, 0, 0);
+		rc |= dtl_rec_writer__tick(w, (uint64_t)t, 1.0, 0);
+	}
+	rc |= dtl_rec_writer__close(w, err, sizeof(err));
+	CHECK_EQ(rc, -1);
+	CHECK_CONTAINS(err, "pipe.dtl");
+	CHECK_CONTAINS(err, "Broken pipe");
+	signal(SIGPIPE, old);
 }
