@@ -16,18 +16,9 @@ mount -t tmpfs tmp /tmp
 cd /tmp
 # the kernel's messages would cut into the base64: the host gets dmesg at the end
 dmesg -n 1
-FHV=/sys/kernel/debug/fake_hv_dtl
-NCPU=$(grep -c '^processor' /proc/cpuinfo)
+. /fhv.sh
 UPSTREAM=0
 [ -r /etc/interop ] && . /etc/interop
-ctl() { echo "$*" >$FHV/ctl; }
-wait_reg() {
-	for _ in $(seq 100); do
-		[ "$(grep -c 'registered 1' $FHV/stats)" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # ship NAME FILE: the file, compressed, to the host
 ship() {
 	echo "BEGIN $1"

@@ -7,6 +7,7 @@
 # instead and runs only the count and AUX-full scenarios.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/qemu/rig.sh
 upstream=${UPSTREAM:-0}
 top=$PWD/build/interop
 name=$([ "$upstream" = 1 ] && echo upstream || echo ours)
@@ -40,15 +41,11 @@ cp "$perf" "$root/bin/perf"
 cp tests/interop/init.sh "$root/init"
 echo "UPSTREAM=$upstream" >"$root/etc/interop"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$top/initramfs-$name.cpio.gz"
+rig_pack "$root" "$top/initramfs-$name.cpio.gz"
 
 echo "interop: booting 7.3 with $name driver (TCG, 4 vCPUs); console in $log" >&2
-timeout "${QEMU_TIMEOUT:-1200}" qemu-system-ppc64 -M pseries -cpu POWER9 -m 2G -smp 4 -nographic -vga none \
-	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs-$name.cpio.gz" \
-	-append "console=hvc0 slab_nomerge slub_debug=FZPU,dtl panic=-1" </dev/null >"$log" 2>&1
-rc=$?
-[ $rc -eq 124 ] && die "QEMU timed out"
-tr -d '\r' <"$log" >"$log.txt"
+rig_boot "$vmlinux" "$top/initramfs-$name.cpio.gz" "$log" "${QEMU_TIMEOUT:-1200}" 2G
+[ $? -eq 124 ] && die "QEMU timed out"
 grep -q '^interop: done' "$log.txt" || die "the guest did not finish (see $log.txt)"
 # the shipped files: base64 between BEGIN/END lines
 rm -rf "$out" && mkdir -p "$out"

@@ -13,22 +13,10 @@ mount -t tmpfs tmp /tmp
 cd /tmp
 
 D=/sys/kernel/debug
-FHV=$D/fake_hv_dtl
 PMU=/sys/bus/event_source/devices/vpa_dtl
-NCPU=$(grep -c '^processor' /proc/cpuinfo)
+. /fhv.sh
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
-ctl() { echo "$*" >$FHV/ctl; }
-# stat CPU FIELD: the fake hypervisor's counter
-stat() { awk -v c="cpu$1" -v f="$2" '$1 == c { for (i = 2; i < NF; i += 2) if ($i == f) print $(i + 1) }' $FHV/stats; }
-# wait_reg N: until N CPUs have a DTL registered (10 s)
-wait_reg() {
-	for _ in $(seq 100); do
-		[ "$(grep -c 'registered 1' $FHV/stats)" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 # col CSV CPU FIELD: the sum of FIELD over every interval of CPU
 col() {
 	awk -F, -v cpu="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == f) k = i; next }

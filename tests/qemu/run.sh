@@ -9,6 +9,7 @@
 # default) or 6.12 picks the kernel (tests/kernel/tree.sh).
 set -u
 cd "$(dirname "$0")/../.."
+. tests/qemu/rig.sh
 top=$PWD/build/qemu
 kver=${KVER:-7.3}
 log=$top/console-$kver.log
@@ -51,14 +52,11 @@ cp tests/qemu/init.sh "$root/init"
 [ -n "${QEMU_DIAG:-}" ] && install -m 755 "$QEMU_DIAG" "$root/diag.sh"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
 echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$top/initramfs.cpio.gz"
+rig_pack "$root" "$top/initramfs.cpio.gz"
 
 echo "qemu-check: booting $kver (TCG, 4 vCPUs, timeout ${timeout_s}s); console in $log" >&2
-timeout "$timeout_s" qemu-system-ppc64 -M pseries -cpu POWER9 -m 1G -smp 4 -nographic -vga none \
-	-nic none -no-reboot -kernel "$vmlinux" -initrd "$top/initramfs.cpio.gz" \
-	-append "console=hvc0 slab_nomerge slub_debug=FZPU,dtl panic=-1 kmemleak=on" </dev/null >"$log" 2>&1
+rig_boot "$vmlinux" "$top/initramfs.cpio.gz" "$log" "$timeout_s" 1G kmemleak=on
 rc=$?
-tr -d '\r' <"$log" >"$log.txt"
 grep -E '^(PASS|FAIL): |^dtltop-qemu: ' "$log.txt"
 bad=0
 [ $rc -eq 124 ] && { echo "qemu-check: QEMU timed out after ${timeout_s}s" >&2; bad=1; }
