@@ -77,6 +77,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = dtl_aux__consume(&a, data + 16, head, out, 100);
 	assert(n <= 100);
 	assert(a.pos >= pos && a.pos <= head);
+	/* lent in place: every run lies inside the ring, or is the one bounced record */
+	{
+		struct dtl_aux b;
+		uint8_t bounce[48];
+		const uint8_t *run;
+		size_t k;
+
+		dtl_aux__init(&b, ring, data[0] & 1);
+		b.pos = pos;
+		while ((k = dtl_aux__next(&b, data + 16, head, 64, bounce, &run))) {
+			assert(k <= 64);
+			assert(run == bounce ? k == 1 :
+			       run >= data + 16 && run + k * 48 <= data + 16 + ring);
+		}
+		assert(b.pos >= pos && b.pos <= head);
+	}
 	/* Main-ring walking wants a power-of-two ring: use the largest that fits. */
 	ring = 1ull << (63 - __builtin_clzll(ring));
 	tail = a.pos;
