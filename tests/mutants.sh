@@ -82,7 +82,7 @@ src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "
 src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0
 src/opts/table.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
 src/opts/parse.c ^ if (o->have_mask && replay) { ^ if (0) { ^ -e silently ignored by a replay
-src/loop/loop.c ^ \tif (!l->paused)\n\t\tloop_refill(l, ts); ^ \tif (1)\n\t\tloop_refill(l, ts); ^ pause does not freeze the rows
+src/loop/loop.c ^ \tif (!l->paused) {\n\t\tl->fresh = fresh; ^ \tif (1) {\n\t\tl->fresh = fresh; ^ pause does not freeze the rows
 src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late
 src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output

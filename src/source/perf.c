@@ -299,6 +299,7 @@ static int perf_set_mask(struct dtl_source *src, unsigned int mask, char *err, s
 	if (open_all(src, DTL_MASK_ALL, err, errlen)) {
 		/* Capture something rather than nothing: the old mask again. */
 		open_all(src, src->mask, ignored, sizeof(ignored));
+		describe(src);
 		return -1;
 	}
 	p->user_filter = p->po.config != mask;
