@@ -383,8 +383,11 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, 
 		news->junk = c->st.junk_bytes - junk;
 		news->more = c->st.pos < head;
 	}
-	/* The driver's loss count: a read(2), so only when a flag or the caller asks. */
-	if ((count || rn.partial || rn.truncated || rn.collision) &&
+	/*
+	 * The driver's loss count: a read(2), so only when a flag or the caller
+	 * asks, and then once the CPU is drained, not at every run of it.
+	 */
+	if (((count && !news->more) || rn.partial || rn.truncated || rn.collision) &&
 	    perf_evsel__read(c->evsel, 0, 0, &counts) == 0 && counts.val > c->lost_seen) {
 		news->lost = counts.val - c->lost_seen;
 		c->lost_seen = counts.val;

@@ -67,7 +67,8 @@ struct dtl_perf_news {
 /*
  * Drain one CPU's rings: the next run of at most max entries, in place (valid
  * until dtl_perf_cpus__release() of the CPU), the rest in news. The driver's
- * loss count is read when a record was flagged, or when count says so.
+ * loss count is read when a record was flagged, or when count says so and
+ * the CPU has nothing more to drain.
  */
 int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, bool count,
 			 struct dtl_perf_news *news);
