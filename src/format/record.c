@@ -193,15 +193,17 @@ static void *compressor(void *arg)
 	return NULL;
 }
 
-/* Until the chunk in flight is written; its error becomes the caller's. */
-static void wait_idle(struct dtl_rec_writer *w)
+/*
+ * Until the chunk in flight is written; its error becomes the caller's.
+ * Returns with the lock held, for the caller's next move.
+ */
+static void lock_idle(struct dtl_rec_writer *w)
 {
 	pthread_mutex_lock(&w->lock);
 	while (w->busy)
 		pthread_cond_wait(&w->cond, &w->lock);
 	if (w->job_err && !w->err)
 		w->err = w->job_err;
-	pthread_mutex_unlock(&w->lock);
 }
 
 static int flush(struct dtl_rec_writer *w)
@@ -217,11 +219,12 @@ static int flush(struct dtl_rec_writer *w)
 		w->len = 0;
 		return rc;
 	}
-	wait_idle(w);
-	if (w->err)
+	lock_idle(w);
+	if (w->err) {
+		pthread_mutex_unlock(&w->lock);
 		return -1;
+	}
 	/* the filled buffer goes to the compressor; its last one comes back */
-	pthread_mutex_lock(&w->lock);
 	spare = w->job;
 	cap = w->job_cap;
 	w->job = w->raw;
@@ -488,8 +491,7 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 		value(w, DTL_REC_END, 0, 0);
 	rc = flush(w);
 	if (w->threaded) {
-		wait_idle(w);
-		pthread_mutex_lock(&w->lock);
+		lock_idle(w);
 		w->stop = true;
 		pthread_cond_broadcast(&w->cond);
 		pthread_mutex_unlock(&w->lock);
