@@ -7,6 +7,7 @@
 # of tests/interop/README-style figures to DIR/table.md.
 #   check.sh DIR UPSTREAM(0|1)
 cd "$(dirname "$0")/../.." || exit 1
+. tests/qemu/rig.sh
 dir=$1 upstream=${2:-0}
 DTLTOP=${DTLTOP:-./dtltop}
 fails=0
@@ -85,11 +86,8 @@ if [ "$upstream" = 0 ]; then
 		grep -q "vpa_dtl/$e/ .*Kernel PMU event" "$dir/list" || fail "perf list: no vpa_dtl/$e/"
 	done
 fi
-# the guest's kernel log, as qemu-check judges it (7.3's own boot report aside)
-kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious|task)|sleeping function called|suspected memory leak|Oops|Kernel panic|list_(add|del) corruption'
-awk '/cut here/ { blk = ""; inblk = 1 } inblk { blk = blk $0 "\n"; if ($0 ~ /end trace/) { inblk = 0
-	if (!(blk ~ /lockdep_hardirq_context/ && blk ~ /start_kernel/)) printf "%s", blk }; next } { print }' \
-	"$dir/dmesg" | grep -E "$kern" >"$dir/kernel-reports.txt"
+# the guest's kernel log, as qemu-check judges it
+rig_reports "$dir/dmesg" "$dir/kernel-reports.txt"
 if [ "$upstream" = 0 ] && [ -s "$dir/kernel-reports.txt" ]; then
 	fail "the kernel reported: $(head -n3 "$dir/kernel-reports.txt" | tr '\n' ' ')"
 fi

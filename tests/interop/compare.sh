@@ -9,7 +9,9 @@ for d in $o $u; do [ -f $d/table.md ] || { echo "compare: $d/table.md missing" >
 # sum DIR SCENARIO COLUMN: over the CPUs (columns: 4 wrote, 5 report -D, 9 dtltop gaps)
 sum() { awk -F'|' -v s="$2" -v k="$3" '$2 == " " s " " { n += $k } END { print n + 0 }' "$1/table.md"; }
 pgap() { awk -F'|' -v s="$2" '$2 == " " s " " && $8 ~ /[0-9]/ { print $8 + 0; exit }' "$1/table.md"; }
-reports() { grep -c . "$1/kernel-reports.txt"; }
+# the reports' first lines (their traces follow them in the file)
+heads() { grep -E 'BUG:|WARNING:|Oops|Kernel panic|memory leak|corruption' "$1/kernel-reports.txt"; }
+reports() { heads "$1" | grep -c .; }
 echo "| scenario (4 CPUs) | fake HV wrote | ours: decoded | ours: perf's gap warnings | upstream: decoded | upstream: silently lost | upstream: perf's gap warnings |"
 echo "|---|---|---|---|---|---|---|"
 for s in all lap small full; do
@@ -17,4 +19,4 @@ for s in all lap small full; do
 	echo "| $s | $w | $od | $(pgap $o $s) | $ud (of $uw written) | $((uw - ud)) | $(pgap $u $s) |"
 done
 echo
-echo "Kernel reports during the run (lockdep's own 7.3 boot report aside): ours $(reports $o), upstream $(reports $u)$( [ "$(reports $u)" -gt 0 ] && echo ": $(sort "$u/kernel-reports.txt" | uniq -c | sed 's/^ *//' | tr '\n' ';')")"
+echo "Kernel reports during the run (lockdep's own 7.3 boot report aside): ours $(reports $o), upstream $(reports $u)$( [ "$(reports $u)" -gt 0 ] && echo ": $(heads "$u" | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')")"

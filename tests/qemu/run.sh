@@ -64,19 +64,8 @@ grep -q '^FAIL: ' "$log.txt" && bad=1
 for s in $scenarios; do
 	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
 done
-# Linux 7.3's own, before any initcall: with GENERIC_ENTRY, powerpc's replay
-# of a timer interrupt masked in start_kernel trips lockdep (irqentry_exit ->
-# trace_hardirqs_on in hardirq context), which then turns itself off. Only
-# that report, with start_kernel in its trace, is set aside, and said.
-awk '/------------\[ cut here \]------------/ { blk = $0 "\n"; inblk = 1; next }
-	inblk { blk = blk $0 "\n"; if ($0 ~ /---\[ end trace/) { inblk = 0
-		if (blk ~ /lockdep_hardirq_context/ && blk ~ /start_kernel/) { upstream++ } else printf "%s", blk }
-		next }
-	{ print } END { if (upstream) print "qemu-check: set aside: " upstream " boot-time lockdep report(s) of 7.3 itself" > "/dev/stderr" }' \
-	"$log.txt" >"$log.own"
-# lockdep's and the others' reports all carry one of these
-kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious|task)|DEBUG_LOCKS_WARN_ON|lockdep is turned off|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace|list_(add|del) corruption'
-if grep -E "$kern" "$log.own" | grep -v '^FAIL: \|^PASS: ' >"$top/kernel-reports-$kver.txt"; then
+rig_reports "$log.txt" "$top/kernel-reports-$kver.txt"
+if [ -s "$top/kernel-reports-$kver.txt" ]; then
 	echo "qemu-check: $kver: the kernel reported problems:" >&2
 	head -40 "$top/kernel-reports-$kver.txt" >&2
 	bad=1
