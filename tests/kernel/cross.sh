@@ -14,10 +14,7 @@ command -v "${cross}gcc" >/dev/null || { echo "cross.sh: ${cross}gcc missing (gc
 
 if [ ! -f "$tree/.dtltop-patched" ]; then
 	rm -rf "$top" && mkdir -p "$top"
-	echo "cross.sh: extracting $tarball"
-	mkdir -p "$top/x" && tar xf "$tarball" -C "$top/x" && mv "$top"/x/linux-source-* "$tree"
-	# kernel/README, step 1: the patches this version needs (none from 6.18 on)
-	for p in $patches; do patch -s -d "$tree" -p1 <"$p"; done
+	extract_tree "$tree"	# kernel/README, step 1: the patches (none from 6.18 on)
 	touch "$tree/.dtltop-patched"
 fi
 cp kernel/vpa-dtl.c "$tree/arch/powerpc/perf/vpa-dtl.c"

@@ -19,3 +19,14 @@ case $kver in
 *)
 	echo "$0: KVER=$kver: 6.12 or 7.3" >&2; exit 1 ;;
 esac
+
+# extract_tree TREE: the tarball's tree at TREE, with the patches of step 1
+# (kernel/README) applied; an old TREE is removed first
+extract_tree() {
+	local x
+	x=$(dirname "$1")/x
+	echo "$(basename "$0"): extracting $tarball" >&2
+	rm -rf "$1" "$x" && mkdir -p "$x" && tar xf "$tarball" -C "$x" && mv "$x"/linux-source-* "$1" &&
+		rmdir "$x" || exit 1
+	for p in $patches; do patch -s -d "$1" -p1 <"$p" || exit 1; done
+}

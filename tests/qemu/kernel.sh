@@ -15,11 +15,8 @@ out=$top/kbuild-$kver${KBUILD_SUFFIX:-}
 cross=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
 
 if [ ! -f "$tree/.dtltop-patched" ]; then
-	rm -rf "$tree" && mkdir -p "$top"
-	echo "kernel.sh: extracting $tarball" >&2
-	rm -rf "$top/x" && mkdir -p "$top/x" && tar xf "$tarball" -C "$top/x" && mv "$top"/x/linux-source-* "$tree"
-	# kernel/README step 1: the patches the tree's version needs
-	for p in $patches; do patch -s -d "$tree" -p1 <"$p"; done
+	mkdir -p "$top"
+	extract_tree "$tree"	# kernel/README, step 1: the patches the version needs
 	# make upstream-compare builds the tree's own driver, kept aside here
 	[ -f "$tree/arch/powerpc/perf/vpa-dtl.c" ] && cp "$tree/arch/powerpc/perf/vpa-dtl.c" "$tree/.upstream-vpa-dtl.c"
 	# test only: the hook in register_dtl() and the fake's Makefile line
