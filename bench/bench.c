@@ -47,20 +47,28 @@
 #include "view/table.h"
 #include "perfdata_gen.h"
 
-static double thread_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* this process's CPU time; this thread's; the wall clock */
 static double cpu_s(void)
 {
-	struct timespec ts;
+	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+static double thread_s(void)
+{
+	return clock_s(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static double wall_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 struct chunk {
@@ -299,14 +307,6 @@ static void bench_aux(void)
 	printf("  watermark     %8.2fx memcpy, %.2f%% of a core: batches of 680, a quarter of the AUX "
 	       "area, when the kernel wakes dtltop\n", poll_w / copy_w,
 	       poll_w / (double)got_w * 1920 * 2000 * 100);
-}
-
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void bench_reopen(void)
