@@ -20,6 +20,8 @@
  *   exposition    the exporter's per-interval render of 1920 CPUs (both formats),
  *                 against memcpy of the same bytes; and a scrape over HTTP
  *                 (server and client both in this process: an upper bound)
+ *   idle          an exporter between its intervals (-d 30): CPU and wakeups of
+ *                 all its threads, against the same exporter ending one a second
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -707,6 +711,91 @@ static void bench_exposition(void)
 	dtl_stats__delete(st);
 }
 
+/* CPU ns and times scheduled, summed over pid's threads (schedstat) */
+static void sched_of(pid_t pid, unsigned long long *ns, unsigned long long *runs)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+
+	*ns = *runs = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		unsigned long long a, b, c;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/schedstat", (int)pid, e->d_name);
+		f = fopen(path, "r");
+		if (f && fscanf(f, "%llu %llu %llu", &a, &b, &c) == 3) {
+			*ns += a;
+			*runs += c;
+		}
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* An exporter of 64 simulated CPUs at -d secs: CPU share and wakeups/s over 6 s, once warm. */
+static void exporter_cost(const char *bin, const char *secs, double *share, double *wakes)
+{
+	char where[40], port[32];
+	char *argv[] = { (char *)bin, "--sim=vcpus=64", "-d", (char *)secs, "--listen", port,
+			 NULL };
+	char *tf[] = { (char *)bin, "--sim=vcpus=64", "-d", (char *)secs, "--textfile", where,
+		       NULL };
+	unsigned long long ns0, r0, ns1, r1;
+	bool http = true;
+	pid_t pid;
+
+	snprintf(port, sizeof(port), "127.0.0.1:%d", 40000 + (int)(getpid() % 20000));
+	snprintf(where, sizeof(where), "/tmp/dtltop-bench-idle.%d", (int)getpid());
+#ifndef DTLTOP_HTTP
+	http = false;		/* a build without libmicrohttpd: the textfile exporter */
+	mkdir(where, 0700);
+#endif
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		execv(bin, http ? argv : tf);
+		_exit(127);
+	}
+	sleep(2);
+	sched_of(pid, &ns0, &r0);
+	sleep(6);
+	sched_of(pid, &ns1, &r1);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	if (!http) {
+		char prom[64];
+
+		snprintf(prom, sizeof(prom), "%s/dtltop.prom", where);
+		unlink(prom);
+		rmdir(where);
+	}
+	*share = (double)(ns1 - ns0) / 6e9;
+	*wakes = (double)(r1 - r0) / 6;
+}
+
+static void bench_idle(const char *bin)
+{
+	double idle, idle_w, busy, busy_w;
+
+	exporter_cost(bin, "30", &idle, &idle_w);
+	exporter_cost(bin, "1", &busy, &busy_w);
+	printf("exporter, 64 simulated CPUs, all threads over 6 s:\n");
+	printf("  idle (-d 30)  %8.4f %% of a core, %5.1f wakeups/s  (target ~0)\n", idle * 100,
+	       idle_w);
+	printf("  -d 1          %8.4f %% of a core, %5.1f wakeups/s\n", busy * 100, busy_w);
+	printf("  ratio         %8.3fx an interval a second\n", idle / (busy > 0 ? busy : 1e-9));
+}
+
 int main(int argc, char **argv)
 {
 	const char *bin = argc > 1 ? argv[1] : "./dtltop";
@@ -727,13 +816,17 @@ int main(int argc, char **argv)
 			bench_report(bin);
 			return 0;
 		}
+		if (strcmp(only, "idle") == 0) {
+			bench_idle(bin);
+			return 0;
+		}
 		for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
 			if (strcmp(only, one[i].name) == 0) {
 				one[i].fn();
 				return 0;
 			}
-		fprintf(stderr, "bench: ONLY=%s: exposition, decode, frame, aux, reopen, record or report\n",
-			only);
+		fprintf(stderr, "bench: ONLY=%s: exposition, decode, frame, aux, reopen, record, "
+			"report or idle\n", only);
 		return 2;
 	}
 	/*
@@ -772,6 +865,7 @@ int main(int argc, char **argv)
 	bench_reopen();
 	bench_record();
 	bench_exposition();
+	bench_idle(bin);
 	bench_report(bin);
 	return 0;
 }

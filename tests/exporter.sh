@@ -178,4 +178,23 @@ if [ "$k" != none ] && [ "$k" -gt 2 ]; then
 else
 	fail "no dtl_intervals_total in Prometheus ($k): $(tail -3 "$tmp/prom/log")"
 fi
+
+# 7. between intervals an exporter sleeps (a second at a time at most), yet
+# SIGTERM ends it at once: every thread of it, scheduled, counts
+iport=$(free_port)
+"$DTLTOP" --sim=vcpus=64 -d 30 --listen "127.0.0.1:$iport" </dev/null >/dev/null 2>"$tmp/idle.err" &
+idle=$!
+sleep 1.5
+runs() { cat /proc/"$idle"/task/*/schedstat 2>/dev/null | awk '{ n += $3 } END { print n + 0 }'; }
+r0=$(runs)
+sleep 4
+r1=$(runs)
+t0=$(date +%s%N)
+kill -TERM "$idle"
+wait "$idle"
+rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
+[ $((r1 - r0)) -le 12 ] && ok || fail "an idle exporter was scheduled $((r1 - r0)) times in 4 s"
+[ "$rc" = 0 ] && [ "$ms" -lt 500 ] && ok ||
+	fail "SIGTERM to a sleeping exporter: exit $rc after $ms ms: $(cat "$tmp/idle.err")"
+
 finish

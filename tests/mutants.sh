@@ -84,6 +84,8 @@ src/opts/table.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
 src/opts/parse.c ^ if (o->have_mask && replay) { ^ if (0) { ^ -e silently ignored by a replay
 src/loop/loop.c ^ \tif (!l->paused) {\n\t\tl->fresh = fresh; ^ \tif (1) {\n\t\tl->fresh = fresh; ^ pause does not freeze the rows
 src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late
+src/loop/loop.c ^ \tif (need > 0 && need < cap)\n\t\tcap = need; ^ \t(void)need; ^ a debugfs ring laps while a script sleeps to the interval's end
+src/loop/loop.c ^ int cap = v->ops->wait ? POLL_MS : IDLE_MS, ^ int cap = POLL_MS, ^ an idle exporter wakes 50 times a second
 src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted

@@ -21,6 +21,7 @@
 #include <zstd.h>
 
 #include "../dtl/dtl.h"
+#include "../platform/signals.h"
 
 #define FILE_MAGIC "DTLTOPRC"
 #define CHUNK_MAGIC 0x434c5444u		/* "DTLC" little-endian */
@@ -308,6 +309,7 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	uint8_t hdr[FILE_HDR] = { 0 };
 	size_t textlen = (1 << 16) + DTL_CPUSET_TEXT;
 	char *text = malloc(textlen);
+	sigset_t old;
 
 	if (!w || !text) {
 		free(w);
@@ -336,7 +338,9 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	/* without a thread, the caller compresses: slower, never wrong */
+	dtl_signals__hold(&old);
 	w->threaded = pthread_create(&w->thread, NULL, compressor, w) == 0;
+	dtl_signals__restore(&old);
 	return w;
 }
 

@@ -9,8 +9,14 @@
 
 #include "internal.h"
 
-/* Poll at 50 Hz at least: an 85-entry ring laps in ~17 ms at 5k dispatches/s. */
+/* A person's keys and the screen's clock answer within this. */
 #define POLL_MS 20
+/*
+ * A view without keys sleeps to the interval's end, or as its source asks,
+ * but no longer than this: a signal that lands between the stop check and
+ * the sleep would otherwise wait for a whole -d.
+ */
+#define IDLE_MS 1000
 
 static uint64_t real_now(void *ctx, clockid_t clk)
 {
@@ -271,7 +277,10 @@ void loop_end_status(struct dtl_loop *l, const char *warning)
 static bool wait_interval(struct dtl_loop *l, uint64_t deadline)
 {
 	struct dtl_view *v = l->view;
+	int cap = v->ops->wait ? POLL_MS : IDLE_MS, need = dtl_source__drain_ms(l->src);
 
+	if (need > 0 && need < cap)
+		cap = need;
 	while (!loop_stopped(l)) {
 		uint64_t now = loop_now(l, CLOCK_MONOTONIC);
 		int ms;
@@ -279,8 +288,8 @@ static bool wait_interval(struct dtl_loop *l, uint64_t deadline)
 		if (now >= deadline)
 			break;
 		ms = (int)((deadline - now + 999999) / 1000000);
-		if (ms > POLL_MS)
-			ms = POLL_MS;
+		if (ms > cap)
+			ms = cap;
 		if (v->ops->wait) {
 			if (!dtl_loop__act(l, v, v->ops->wait(v, ms)))
 				return false;

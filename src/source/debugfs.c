@@ -298,6 +298,8 @@ const struct dtl_source_ops dtl_debugfs_ops = {
 	.open = dbg_open,
 	.close = dbg_close,
 	.poll = dbg_poll,
+	/* dtl.c's 85-entry ring laps in ~17 ms at 5k dispatches/s, and cannot wake us */
+	.drain_ms = 20,
 	.read = dbg_read,
 	.tick = dbg_tick,
 	.set_mask = dbg_set_mask,

@@ -53,6 +53,11 @@ int dtl_source__poll(struct dtl_source *src, int timeout_ms)
 	return src->ops->poll(src, timeout_ms);
 }
 
+int dtl_source__drain_ms(const struct dtl_source *src)
+{
+	return src->ops->drain_ms;
+}
+
 int dtl_source__read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	memset(c, 0, sizeof(*c));	/* a backend sets what it knows; the rest is none */

@@ -59,6 +59,8 @@ void dtl_source__close(struct dtl_source *src);
 
 /* Waits up to timeout_ms for data; 1 maybe data, 0 nothing, -1 error. */
 int dtl_source__poll(struct dtl_source *src, int timeout_ms);
+/* How often dtltop must drain it at least, in ms; 0 when nothing laps unseen. */
+int dtl_source__drain_ms(const struct dtl_source *src);
 /* Next chunk; 1 got one, 0 drained for now. The chunk lives until the next call. */
 int dtl_source__read(struct dtl_source *src, struct dtl_chunk *c);
 /*

@@ -72,6 +72,8 @@ int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, si
 #include <microhttpd.h>
 #include <pthread.h>
 
+#include "../platform/signals.h"
+
 struct dtl_http {
 	struct MHD_Daemon *d;
 	pthread_mutex_t lock;
@@ -209,6 +211,7 @@ static void responses_free(struct dtl_http *h)
 struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
 {
 	struct dtl_http *h = calloc(1, sizeof(*h));
+	sigset_t old;
 
 	if (!h) {
 		snprintf(err, errlen, "out of memory");
@@ -225,6 +228,7 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	dtl_signals__hold(&old);
 	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
 				(a->ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
 				answer, h,
@@ -233,6 +237,7 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_S,
 				MHD_OPTION_END);
+	dtl_signals__restore(&old);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s (in use, or not this machine's address)",
 			 a->text);

@@ -53,9 +53,15 @@ static void fake_close(struct dtl_source *src)
 	free(src->priv);
 }
 
+/* The clock: time moves only when the view or the source waits. */
+static uint64_t clock_ns;
+static int polls;
+
 static int fake_poll(struct dtl_source *src, int ms)
 {
-	(void)src, (void)ms;
+	(void)src;
+	polls++;
+	clock_ns += (uint64_t)ms * 1000000ull;
 	return 0;
 }
 
@@ -152,8 +158,12 @@ static const struct dtl_source_ops live_ops = {
 	.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
 };
 
-/* The clock: time moves only when the view waits. */
-static uint64_t clock_ns;
+/* A live source whose ring laps unless drained every 20 ms (debugfs') */
+static const struct dtl_source_ops ring_ops = {
+	.name = "fake-ring", .open = fake_open, .close = fake_close, .poll = fake_poll,
+	.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
+	.drain_ms = 20,
+};
 
 static uint64_t fake_now(void *ctx, clockid_t clk)
 {
@@ -249,6 +259,26 @@ TEST(loop_live_paces_on_the_clock_and_stops_after_n)
 	CHECK_EQ(fv.fresh, 3);
 	CHECK_EQ(clock_ns - 1000000000ull, 1500000000ull);	/* three half seconds */
 	CHECK_EQ(fv.waits, 3 * 25);				/* in 20 ms polls */
+	dtl_loop__delete(l, 0);
+}
+
+TEST(loop_script_sleeps_between_intervals_as_long_as_its_source_allows)
+{
+	struct fake_view fv;
+	struct dtl_loop *l = loop_on(&live_ops, "-d 5 -n 2", &fv, &script_ops);
+
+	polls = 0;
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(clock_ns - 1000000000ull, 10000000000ull);
+	CHECK_EQ(polls, 2 * 5);		/* a second at a time: the exporter idles */
+	dtl_loop__delete(l, 0);
+
+	l = loop_on(&ring_ops, "-d 0.5 -n 2", &fv, &script_ops);
+	polls = 0;
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(polls, 2 * 25);	/* a ring that laps is drained in time */
 	dtl_loop__delete(l, 0);
 }
 
