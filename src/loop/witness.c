@@ -95,8 +95,14 @@ void loop_witness_open(struct dtl_loop *l)
 	w->own = own;
 	dtl_cpuset__for_each(cpu, cpus)
 		if (cpu < nr) {
+			uint64_t reg;
+
 			witness_base(l, w, cpu);
 			seen += w->have[cpu];
+			/* nothing drained yet: count from the registration, not from now */
+			if (w->have[cpu] && dtl_source__reg_idx(l->src, cpu, &reg) == 0 &&
+			    reg <= w->base[cpu].dtl_idx)
+				w->base[cpu].dtl_idx = reg;
 		}
 	if (!seen) {	/* not root, or no file for any CPU: no witness at all */
 		witness_free(w);

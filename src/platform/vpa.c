@@ -61,3 +61,10 @@ int dtl_vpa__read(const char *root, unsigned int cpu, struct dtl_vpa *v, char *e
 	}
 	return 0;
 }
+
+uint64_t dtl_vpa__registered_at(const struct dtl_vpa *before, const struct dtl_vpa *after)
+{
+	if (!before->dtl_enable_mask || after->dtl_idx < before->dtl_idx)
+		return 0;
+	return before->dtl_idx;
+}

@@ -30,4 +30,14 @@ int dtl_vpa__decode(const uint8_t *buf, size_t len, struct dtl_vpa *v);
 int dtl_vpa__read(const char *root, unsigned int cpu, struct dtl_vpa *v, char *err,
 		  size_t errlen);
 
+/*
+ * Where counting starts for a DTL registered between two reads of its VPA.
+ * Nobody logging before (an enable mask of 0): pseries' dtl.c registers the
+ * buffer and sets dtl_idx to 0, so every entry since counts, however late
+ * the second read. The kernel's own steal accounting (VIRT_CPU_ACCOUNTING_
+ * NATIVE) keeps the buffer registered and logging preempts: the count runs
+ * on from before the open.
+ */
+uint64_t dtl_vpa__registered_at(const struct dtl_vpa *before, const struct dtl_vpa *after);
+
 #endif

@@ -26,6 +26,7 @@ struct dbg {
 	bool have_filter;
 	struct dtl_cpuset filter;
 	int *fd;			/* per CPU, -1 when closed */
+	int64_t *reg;			/* per CPU, dtl_idx at its open; -1 unknown */
 	unsigned int nr;		/* entries in fd[] */
 	unsigned int next_cpu;
 	unsigned int reads;		/* of next_cpu in this pass */
@@ -72,15 +73,26 @@ static int write_mask(struct dbg *d, unsigned int mask, char *err, size_t errlen
 	return 0;
 }
 
+/*
+ * The open registers the DTL and the hypervisor writes from then on: the VPA
+ * read on either side tells where its count started, so that what laps the
+ * ring before the witness first looks is counted lost, not forgotten.
+ */
 static int open_cpu(struct dbg *d, unsigned int cpu, char *err, size_t errlen)
 {
-	char rel[64], path[4096];
+	char rel[64], path[4096], ignored[512];
+	struct dtl_vpa before, after;
+	bool have = dtl_vpa__read(d->root, cpu, &before, ignored, sizeof(ignored)) == 0;
 
 	snprintf(rel, sizeof(rel), DTL_DEBUGFS_DIR "/cpu-%u", cpu);
 	dtl_sys__path(path, sizeof(path), d->root, rel);
 	d->fd[cpu] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (d->fd[cpu] >= 0)
+	if (d->fd[cpu] >= 0) {
+		have = have && dtl_vpa__read(d->root, cpu, &after, ignored, sizeof(ignored)) == 0;
+		d->reg[cpu] = have ? (int64_t)dtl_vpa__registered_at(&before, &after) :
+			      -1;
 		return 0;
+	}
 	if (errno == EBUSY)
 		busy_hint(d->root, err, errlen, path);
 	else if (errno == EMFILE || errno == ENFILE)
@@ -155,12 +167,13 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		goto fail;
 	d->nr = dtl_cpuset__end(&online);
 	d->fd = malloc(sizeof(*d->fd) * (d->nr ? d->nr : 1));
-	if (!d->fd) {
+	d->reg = malloc(sizeof(*d->reg) * (d->nr ? d->nr : 1));
+	if (!d->fd || !d->reg) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	for (unsigned int i = 0; i < d->nr; i++)
-		d->fd[i] = -1;
+		d->fd[i] = -1, d->reg[i] = -1;
 	if (wanted(d, &src->cpus, err, errlen))
 		goto fail;
 	if (!dtl_cpuset__count(&src->cpus)) {
@@ -181,6 +194,7 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	return 0;
 fail:
 	free(d->fd);
+	free(d->reg);
 	free(d);
 	src->priv = NULL;
 	return -1;
@@ -192,7 +206,18 @@ static void dbg_close(struct dtl_source *src)
 
 	close_all(d);
 	free(d->fd);
+	free(d->reg);
 	free(d);
+}
+
+static int dbg_reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t *idx)
+{
+	const struct dbg *d = src->priv;
+
+	if (cpu >= d->nr || d->fd[cpu] < 0 || d->reg[cpu] < 0)
+		return -1;
+	*idx = (uint64_t)d->reg[cpu];
+	return 0;
 }
 
 static int dbg_poll(struct dtl_source *src, int timeout_ms)
@@ -304,4 +329,5 @@ const struct dtl_source_ops dtl_debugfs_ops = {
 	.tick = dbg_tick,
 	.set_mask = dbg_set_mask,
 	.tb = dtl_source__hw_tb,
+	.reg_idx = dbg_reg_idx,
 };

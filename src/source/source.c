@@ -176,6 +176,11 @@ int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_v
 	return src->ops->vpa ? src->ops->vpa(src, cpu, v) : -1;
 }
 
+int dtl_source__reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t *idx)
+{
+	return src->ops->reg_idx ? src->ops->reg_idx(src, cpu, idx) : -1;
+}
+
 bool dtl_source__counts_lost(const struct dtl_source *src)
 {
 	return src->ops->counts_lost;

@@ -104,6 +104,12 @@ const struct dtl_topo *dtl_source__topo(const struct dtl_source *src);
 /* The source's own VPA counters for cpu (the simulator's): 0, or -1 when it has none. */
 struct dtl_vpa;
 int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v);
+/*
+ * Where the VPA's dtl_idx stood when the source registered cpu's DTL, so
+ * that entries lapped before anyone else looked are counted lost too:
+ * 0, or -1 when the source does not know.
+ */
+int dtl_source__reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t *idx);
 /* The source counts its own losses; else the VPA's dtl_idx does (debugfs). */
 bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */

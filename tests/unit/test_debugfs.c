@@ -9,6 +9,7 @@
 #include "fakeroot.h"
 
 #define DIR "sys/kernel/debug/powerpc/dtl/"
+#define OFF_MASK 0xb8	/* lppaca.dtl_enable_mask */
 
 static void entries(const char *root, unsigned int cpu, unsigned int n, size_t extra)
 {
@@ -235,6 +236,32 @@ TEST(debugfs_failed_mask_change_restores_the_old_mask)
 	fakeroot_read(root, DIR "dtl_event_mask", mask, sizeof(mask));
 	CHECK_STR(mask, "0x7\n");
 	rename(moved, path);
+	dtl_source__close(s);
+	fakeroot_free(root);
+}
+
+TEST(debugfs_knows_where_each_cpu_started_counting_when_the_vpa_is_there)
+{
+	const char *root = lpar(3);
+	uint8_t vpa[640] = { 0 };
+	struct dtl_source *s;
+	char err[1024];
+	uint64_t idx = 99;
+
+	vpa[0x218 + 6] = 0x01;	/* dtl_idx 300, big-endian, the same on either side of the open */
+	vpa[0x218 + 7] = 0x2c;
+	vpa[OFF_MASK] = 0x2;	/* the kernel's accounting logs preempts: the count runs on */
+	fakeroot_write(root, "sys/kernel/debug/powerpc/vpa/cpu-0", vpa, sizeof(vpa));
+	vpa[OFF_MASK] = 0;
+	fakeroot_write(root, "sys/kernel/debug/powerpc/vpa/cpu-1", vpa, sizeof(vpa));
+	s = open_dbg(root, 0x7, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK_EQ(dtl_source__reg_idx(s, 0, &idx), 0);
+	CHECK_EQ(idx, 300);
+	CHECK_EQ(dtl_source__reg_idx(s, 1, &idx), 0);
+	CHECK_EQ(idx, 0);	/* nobody logged before: dtl.c counts from 0 */
+	CHECK_EQ(dtl_source__reg_idx(s, 2, &idx), -1);	/* no VPA file: unknown */
+	CHECK_EQ(dtl_source__reg_idx(s, 7, &idx), -1);
 	dtl_source__close(s);
 	fakeroot_free(root);
 }

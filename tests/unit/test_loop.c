@@ -475,6 +475,50 @@ TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
 	fakeroot_free(vpa_root);
 }
 
+/* A debugfs-like source that registered cpu 0's DTL when dtl_idx was 94. */
+static int reg_at_94(const struct dtl_source *src, unsigned int cpu, uint64_t *idx)
+{
+	(void)src;
+	*idx = 94;
+	return cpu == 0 ? 0 : -1;
+}
+
+TEST(loop_vpa_witness_counts_what_lapped_before_it_first_looked)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = vpa_show };
+	static const struct dtl_source_ops reg_ops = {
+		.name = "fake-reg", .open = fake_open, .close = fake_close, .poll = fake_poll,
+		.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
+		.reg_idx = reg_at_94,
+	};
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	/* 6 entries written after the open and lapped before the witness's first read */
+	vpa_root = fakeroot_new();
+	vpa_file(vpa_root, 0, 100, 0);
+	vpa_file(vpa_root, 1, 7, 0);
+	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
+	l = loop_on(&reg_ops, args, &fv, &ops);
+	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);
+	vpa_file(vpa_root, 1, 7 + 1, 512);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(fv.dispatches[0], 6 + 5);	/* since the registration: 12 written, 1 shown */
+	CHECK_EQ(fv.dispatches[1], 0);
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+	/* dtl.c's open sets dtl_idx back to 0; with the kernel's accounting it runs on */
+	CHECK_EQ(dtl_vpa__registered_at(&(struct dtl_vpa){ .dtl_idx = 40 },
+					&(struct dtl_vpa){ .dtl_idx = 250, .dtl_enable_mask = 7 }), 0);
+	CHECK_EQ(dtl_vpa__registered_at(&(struct dtl_vpa){ .dtl_idx = 5000, .dtl_enable_mask = 2 },
+					&(struct dtl_vpa){ .dtl_idx = 5002, .dtl_enable_mask = 7 }), 5000);
+	CHECK_EQ(dtl_vpa__registered_at(&(struct dtl_vpa){ .dtl_idx = 5000, .dtl_enable_mask = 2 },
+					&(struct dtl_vpa){ .dtl_idx = 3, .dtl_enable_mask = 7 }), 0);
+}
+
 extern const struct dtl_source_ops dtl_vpa_ops;
 
 static void vpa_counters(const char *root, unsigned int cpu, uint32_t yields, uint64_t steal,
