@@ -1,6 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # dtltop - see README.md. `make run` and `make check` install what they need.
 
+# The README's commands work on a bare machine at the first try: a goal that
+# needs packages runs scripts/deps.sh first, then make again, so that every
+# probe below (kernel source, libperf, libmicrohttpd, ncurses) sees what it
+# installed. DTLTOP_DEPS=done (set for that second make) skips the install.
+DEPS_BUILD := run bench readme-perf
+DEPS_CHECK := check check-fast mutants package-check kernel-check deb rpm
+DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check interop-check upstream-compare fuzz bare-check
+ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
+DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
+	$(if $(filter qemu-check,$(MAKECMDGOALS)),qemu) \
+	$(if $(filter interop-check upstream-compare,$(MAKECMDGOALS)),interop) \
+	$(if $(filter fuzz,$(MAKECMDGOALS)),fuzz) $(if $(filter bare-check,$(MAKECMDGOALS)),bare)
+.PHONY: $(MAKECMDGOALS) deps-then-make
+$(MAKECMDGOALS): deps-then-make
+	@:
+deps-then-make:
+	@scripts/deps.sh $(strip $(DEPS_KINDS))
+	@$(MAKE) --no-print-directory DTLTOP_DEPS=done $(MAKECMDGOALS)
+else
 PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
@@ -139,7 +158,7 @@ deps:
 deps-check:
 	@scripts/deps.sh check
 
-run: deps dtltop
+run: dtltop
 	./dtltop --sim
 
 # Everything: the fast tests, then the kernel driver's, then the emulated LPAR.
@@ -166,7 +185,7 @@ readme-screen: dtltop
 		build/screen.txt README.md >build/README.new && mv build/README.new README.md
 
 # The user-space tests only: no kernel harness, cross build or QEMU.
-check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
+check-fast: dtltop build/dtltop-san build/unit build/unit-san
 	build/unit
 	build/unit-san
 	DTLTOP=./dtltop tests/cli.sh
@@ -183,19 +202,20 @@ check-fast: deps-check dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=./dtltop tests/report.sh
 	DTLTOP=build/dtltop-san REPORT_BIG=0 tests/report.sh
 	tests/man.sh ./dtltop man/dtltop.1
+	tests/deps.sh
 	DTLTOP=./dtltop tests/style.sh
 	@echo "make check-fast: all tests passed"
 
 # Small realistic bugs put into src/, one at a time, against the fast tests
 # (tests/mutants.sh; MUTANT=pattern runs those whose description matches).
-mutants: deps-check dtltop
+mutants: dtltop
 	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
 
-bench: deps dtltop build/bench
+bench: dtltop build/bench
 	build/bench ./dtltop $(ONLY)
 
 # The README's performance table from a whole `make bench` run, never typed.
-readme-perf: deps dtltop build/bench
+readme-perf: dtltop build/bench
 	build/bench ./dtltop | tee build/bench.txt
 	scripts/perf-table.sh build/bench.txt >build/perf-table.md
 	awk 'FNR == NR { t = t $$0 "\n"; next } /^<!-- perf:/ { print; printf "%s", t; skip = 1; next } \
@@ -261,7 +281,7 @@ deb: dist
 	lintian --fail-on error build/deb/dtltop_*.deb
 
 # install/uninstall, completion, dist, .deb and .rpm (also part of make check).
-package-check: deps-check dtltop
+package-check: dtltop
 	DTLTOP=./dtltop tests/package.sh
 
 # The RPM, from the same tarball; LINUX_SRC for the bundled libperf where the
@@ -281,29 +301,31 @@ KVERS ?= 7.3 6.12
 # CI's 30 with its installs; make qemu-check (or CHECK_KVERS="7.3 6.12") adds 6.12
 CHECK_KVERS ?= 7.3
 qemu-check:
-	@scripts/deps.sh qemu
 	for v in $(KVERS); do KVER=$$v tests/qemu/run.sh || exit 1; done
 
 # Upstream perf 7.3 (static, ppc64le) against our driver in the rig, and dtltop's
 # import of its files against perf's own decoding (tests/interop). Not in check:
 # it builds perf (about 8 minutes) on top of the 7.3 kernel.
 interop-check: dtltop
-	@scripts/deps.sh interop
 	tests/interop/run.sh
 
 # The 7.3 tree's own vpa-dtl.c in the same rig, with the same perf: the table
 # of kernel/README (what upstream loses or corrupts where ours counts and flags).
 upstream-compare: dtltop
-	@scripts/deps.sh interop
 	tests/interop/run.sh
 	UPSTREAM=1 tests/interop/run.sh
 	tests/interop/compare.sh
 
-kernel-check: deps-check build/kharness build/kharness-san
+# The README's make run, first try, in a bare Debian 12 root (tests/bare.sh; root).
+bare-check:
+	tests/bare.sh
+
+kernel-check: build/kharness build/kharness-san
 	build/kharness
 	build/kharness-san
 	tests/kernel/mutants.sh
 	for v in $(KVERS); do KVER=$$v tests/kernel/cross.sh || exit 1; done
 
-.PHONY: all deps deps-check kernel-check qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
+endif

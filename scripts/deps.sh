@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what dtltop needs, on Debian or Ubuntu, if missing.
 #   scripts/deps.sh        build: gcc libc6-dev make pkg-config libncurses-dev libcap-dev
-#                          libzstd-dev zlib1g-dev libmicrohttpd-dev,
-#                          and linux-source-6.12 (for libperf) unless pkg-config finds libperf
+#                          libzstd-dev zlib1g-dev libmicrohttpd-dev, and unless pkg-config
+#                          finds libperf a kernel source to build it from: linux-source-6.12
+#                          on Debian, linux-source (its own kernel's) on Ubuntu
+#   scripts/deps.sh KIND.. also what each KIND needs (make passes its goals' kinds):
 #   scripts/deps.sh check  also: tmux (drives the TUI tests), mandoc (man page lint),
 #                          linux-perf (a real perf.data for the import tests),
 #                          and for the kernel driver's real-tree build:
@@ -20,10 +22,13 @@
 #                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
 #                          of ncurses, libcap, zstd and zlib for a static dtltop
 #   scripts/deps.sh interop  all of qemu, and for a static upstream perf: libelf-dev:ppc64el
+#   scripts/deps.sh fuzz   clang and its sanitizer runtimes (libFuzzer)
+#   scripts/deps.sh bare   mmdebstrap (tests/bare.sh: the README's make run in a bare root)
 # Runs apt-get as root, or through sudo; does nothing when all are present.
 # On Fedora/RHEL (dnf) and SLES (zypper) it installs what building needs
 # (the tests' rig is Debian's). DEPS_PM=apt|dnf|zypper picks the manager,
 # DEPS_DRY_RUN=1 prints the command instead of running it.
+# DEPS_OS_RELEASE, DEPS_ASSUME_MISSING: for tests/deps.sh, below.
 set -e
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 pm=${DEPS_PM:-}
@@ -48,20 +53,46 @@ zypper)
 		libzstd-devel zlib-devel kernel-source libmicrohttpd-devel
 	exit 0 ;;
 esac
+# libperf: no Debian or Ubuntu package; it is built from a kernel source package.
+# Debian 12 and 13 have linux-source-6.12 (also the tests' tree); Ubuntu has
+# its own kernel's as linux-source (a .tar.bz2 under /usr/src/linux-source-*/).
+# DEPS_OS_RELEASE reads another os-release (the tests of this choice).
+osr=${DEPS_OS_RELEASE:-/etc/os-release}
+os_id=$([ -r "$osr" ] && . "$osr"; echo "${ID:-debian} ${ID_LIKE:-}")
+case " $os_id " in
+*" ubuntu "*) ksrc="linux-source bzip2" ;;
+*) ksrc="linux-source-6.12 xz-utils" ;;
+esac
+[ -n "${DEPS_DRY_RUN:-}" ] && echo "deps.sh: kernel source for libperf on ${os_id%% *}: ${ksrc%% *}" >&2
 pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev libmicrohttpd-dev"
-# libperf: no Debian package; it is built from the kernel source package.
-pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs linux-source-6.12 xz-utils"
-[ "${1:-}" = check ] && pkgs="$pkgs tmux mandoc linux-perf linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
-	debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3 chromium systemd"
+pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs $ksrc"
 ppc=""
-if [ "${1:-}" = check ] || [ "${1:-}" = qemu ] || [ "${1:-}" = interop ]; then
-	pkgs="$pkgs linux-source-6.12 gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev"
-	pkgs="$pkgs qemu-system-ppc cpio"
-	ppc="libncurses-dev:ppc64el libcap-dev:ppc64el libzstd-dev:ppc64el zlib1g-dev:ppc64el"
-fi
-[ "${1:-}" = interop ] && ppc="$ppc libelf-dev:ppc64el" && pkgs="$pkgs flex bison"
+# Several kinds at once (make check fuzz): each adds its own.
+for kind in "$@"; do
+	case $kind in
+	check)
+		pkgs="$pkgs tmux mandoc groff-base linux-perf linux-source-6.12 xz-utils
+			gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
+			debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3
+			ca-certificates chromium systemd mmdebstrap" ;;
+	qemu|interop) ;;
+	fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
+	bare) pkgs="$pkgs mmdebstrap ca-certificates" ;;
+	*) echo "deps.sh: unknown kind '$kind' (check, qemu, interop, fuzz, bare)" >&2; exit 2 ;;
+	esac
+	case $kind in
+	check|qemu|interop)
+		pkgs="$pkgs linux-source-6.12 xz-utils gcc-powerpc64le-linux-gnu bc flex bison"
+		pkgs="$pkgs libssl-dev libelf-dev qemu-system-ppc cpio"
+		ppc="$ppc libncurses-dev:ppc64el libcap-dev:ppc64el libzstd-dev:ppc64el zlib1g-dev:ppc64el" ;;
+	esac
+	[ "$kind" = interop ] && ppc="$ppc libelf-dev:ppc64el"
+done
+pkgs=$(printf '%s\n' $pkgs | awk '!seen[$0]++' | tr '\n' ' ')
+ppc=$(printf '%s\n' $ppc | awk '!seen[$0]++' | tr '\n' ' ')
 need=""
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# DEPS_ASSUME_MISSING=1 (with DEPS_DRY_RUN): list everything, as on a bare machine
+have_pkg() { [ -z "${DEPS_ASSUME_MISSING:-}" ] && dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in $pkgs $ppc; do
 	have_pkg "$p" || need="$need $p"
 done
