@@ -232,7 +232,7 @@ SYSTEMD_UNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell $(PKG_CONFIG) \
 	--variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system),$(PREFIX)/lib/systemd/system)
 INSTALLED := $(PREFIX)/bin/dtltop $(PREFIX)/share/man/man1/dtltop.1 \
 	$(PREFIX)/share/man/man5/dtltop-format.5 $(BASH_COMPDIR)/dtltop $(ZSH_COMPDIR)/_dtltop \
-	$(SYSTEMD_UNITDIR)/dtltop-exporter.service
+	$(SYSTEMD_UNITDIR)/dtltop-exporter.service $(SYSTEMD_UNITDIR)/dtltop-exporter-debugfs.service
 
 install: dtltop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -243,8 +243,10 @@ install: dtltop
 	install -m 0644 man/dtltop-format.5 $(DESTDIR)$(PREFIX)/share/man/man5/dtltop-format.5
 	install -m 0644 completion/dtltop.bash $(DESTDIR)$(BASH_COMPDIR)/dtltop
 	install -m 0644 completion/_dtltop $(DESTDIR)$(ZSH_COMPDIR)/_dtltop
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/dtltop-exporter.service >$(DESTDIR)$(SYSTEMD_UNITDIR)/dtltop-exporter.service
-	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/dtltop-exporter.service
+	for u in dtltop-exporter dtltop-exporter-debugfs; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/$$u.service >$(DESTDIR)$(SYSTEMD_UNITDIR)/$$u.service && \
+		chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/$$u.service || exit 1; \
+	done
 	@echo "To use the vpa_dtl PMU without root: make setcap (setcap cap_perfmon+ep on the binary)"
 
 # Removes what install put there, and the directories it made if they are empty.

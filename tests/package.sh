@@ -105,6 +105,52 @@ fi
 grep -q '^AmbientCapabilities=CAP_PERFMON$' "$unit" && grep -q '^CapabilityBoundingSet=CAP_PERFMON$' "$unit" &&
 	grep -q '^DynamicUser=yes$' "$unit" && grep -q '^ProtectSystem=strict$' "$unit" && ok ||
 	fail "the unit lost its confinement"
+grep -q '^ExecStart=.* --source=perf ' "$unit" && ok || fail "the PMU unit does not ask for the PMU"
+dunit="$tmp/pfx/lib/systemd/system/dtltop-exporter-debugfs.service"
+if MANPATH="$tmp/pfx/share/man" systemd-analyze verify "$dunit" >"$tmp/verify" 2>&1 && [ ! -s "$tmp/verify" ]; then
+	ok
+else
+	fail "systemd-analyze verify $dunit: $(cat "$tmp/verify")"
+fi
+grep -q "^ExecStart=$tmp/pfx/bin/dtltop .*--source=debugfs " "$dunit" && grep -q '^User=root$' "$dunit" &&
+	grep -q '^CapabilityBoundingSet=$' "$dunit" && grep -q '^NoNewPrivileges=yes$' "$dunit" && ok ||
+	fail "the debugfs unit: $(grep -E '^(ExecStart|User|CapabilityBoundingSet)=' "$dunit")"
+# each unit's ExecCondition, as systemd runs it: on a machine without its DTL (this one), one
+# line saying why and what to do, and exit 1 (skipped, not failed: no restart every 5 s)
+condition() {
+	awk '/^ExecCondition=/ { on = 1; sub(/^ExecCondition=/, "") } on { c = c $0; if (!sub(/\\$/, "", c)) exit }
+		END { print c }' "$1"
+}
+for u in "$unit" "$dunit"; do
+	cmd=$(condition "$u")
+	out=$(eval "$cmd" 2>&1); rc=$?
+	if [ -d /sys/bus/event_source/devices/vpa_dtl ] || [ -d /sys/kernel/debug/powerpc/dtl ]; then
+		ok	# a POWER machine: nothing to skip
+	else
+		[ $rc -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && ok || fail "$(basename "$u"): ExecCondition rc $rc: $out"
+	fi
+done
+[ -d /sys/bus/event_source/devices/vpa_dtl ] || grep -q 'no vpa_dtl PMU .*6.18.*enable --now dtltop-exporter-debugfs' <<<"$(eval "$(condition "$unit")" 2>&1)" &&
+	ok || fail "the PMU unit's skip line does not say what to do"
+grep -q 'mount debugfs' <<<"$(eval "$(condition "$dunit")" 2>&1)" && ok || fail "the debugfs unit's skip line"
+# the debugfs unit's privilege is enough and no more: uid 0 without a single capability reads
+# and writes root's 0400/0600 files under a 0700 directory; another owner's, it cannot
+if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	r=$tmp/lockroot d=$tmp/lockroot/sys/kernel/debug/powerpc/dtl
+	mkdir -p "$d" "$r/sys/devices/system/cpu" "$r/proc"
+	echo 0-1 >"$r/sys/devices/system/cpu/online"
+	printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$r/proc/cpuinfo"
+	echo 0x7 >"$d/dtl_event_mask" && chmod 0600 "$d/dtl_event_mask"
+	: >"$d/cpu-0" && : >"$d/cpu-1" && chmod 0400 "$d"/cpu-*
+	chmod 0700 "$r/sys/kernel/debug"
+	nocaps() { setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all "$@"; }
+	out=$(nocaps "$DTLTOP" --no-config --source=debugfs --root "$r" -e cede -b -n 1 -d 0.2 --format=csv 2>&1)
+	[ $? -eq 0 ] && grep -q '^0x1$' "$d/dtl_event_mask" && ok || fail "uid 0 without capabilities: $out"
+	chown -R 4321 "$r/sys/kernel/debug"
+	out=$(nocaps "$DTLTOP" --no-config --source=debugfs --root "$r" -b -n 1 -d 0.2 2>&1)
+	[ $? -eq 2 ] && grep -q 'Permission denied (debugfs needs root)' <<<"$out" && ok ||
+		fail "debugfs of another owner, no capabilities: $out"
+fi
 
 make -s dist >/dev/null && a=$(sha256sum <build/dtltop-*.tar.gz) || fail "make dist"
 sleep 1.1
@@ -120,7 +166,7 @@ if make -s deb >"$tmp/deb.log" 2>&1; then
 	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
 	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/README.Debian"
 	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
-	exp="${unitdir#/}/dtltop-exporter.service $exp"
+	exp="${unitdir#/}/dtltop-exporter-debugfs.service ${unitdir#/}/dtltop-exporter.service $exp"
 	exp="$exp usr/share/man/man1/dtltop.1.gz usr/share/man/man5/dtltop-format.5.gz"
 	exp="$exp usr/share/zsh/vendor-completions/_dtltop "
 	[ "$files" = "$exp" ] && ok || fail "deb files: $files"
@@ -139,7 +185,7 @@ if make -s rpm >"$tmp/rpm.log" 2>&1; then
 		sort | tr '\n' ' ')
 	exp="/usr/bin/dtltop /usr/share/bash-completion/completions/dtltop /usr/share/man/man1/dtltop.1"
 	exp="$exp /usr/share/man/man5/dtltop-format.5 /usr/share/zsh/site-functions/_dtltop "
-	exp="/usr/bin/dtltop /usr/lib/systemd/system/dtltop-exporter.service ${exp#/usr/bin/dtltop }"
+	exp="/usr/bin/dtltop /usr/lib/systemd/system/dtltop-exporter-debugfs.service /usr/lib/systemd/system/dtltop-exporter.service ${exp#/usr/bin/dtltop }"
 	[ "$files" = "$exp" ] && ok || fail "rpm files: $files"
 	rpm -qlp "$rpmf" 2>/dev/null | grep -q '/usr/share/licenses/dtltop.*/COPYING' && ok || fail "rpm lacks COPYING"
 	echo "package.sh: $(basename "$rpmf") $(stat -c %s "$rpmf") bytes"

@@ -157,9 +157,14 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	d->filter = o->cpus;
 	src->priv = d;
 	if (!dtl_sys__exists(root, DTL_DEBUGFS_DIR)) {
+		int e = errno;
+
 		dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
-		snprintf(err, errlen, "%s: no such directory (mount debugfs, and the kernel needs "
-			 "CONFIG_DTL on a shared-processor LPAR)", dir);
+		if (e == EACCES || e == EPERM)	/* debugfs is 0700 root: not "missing" */
+			snprintf(err, errlen, "%s: %s (debugfs needs root)", dir, strerror(e));
+		else
+			snprintf(err, errlen, "%s: no such directory (mount debugfs, and the kernel "
+				 "needs CONFIG_DTL on a shared-processor LPAR)", dir);
 		goto fail;
 	}
 	/* debugfs has a cpu-N file per possible CPU; size for hotplug adds. */
