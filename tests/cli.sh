@@ -79,6 +79,20 @@ awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || f
 "$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  physc -  entc -  app -  disp/s -$' \
 	&& ok || fail "batch text shows the lparcfg facts"
 
+# --- kernel lockdown: debugfs refuses the writable dtl_event_mask even to root (EPERM), not
+# the read-only cpu-N files; the boot mask, all, is in force. An immutable file refuses the
+# same way (root, on a file system with chattr).
+m=$root/sys/kernel/debug/powerpc/dtl/dtl_event_mask
+echo 0x7 >"$m"
+if [ "$(id -u)" -eq 0 ] && chattr +i "$m" 2>/dev/null; then
+	out=$("$DTLTOP" --root "$root" -b -n 1 -d 0.05 --csv 2>&1 >"$tmp/lock.csv"); rc=$?
+	[ $rc -eq 0 ] && awk -F, '$3=="0"{exit !($4==3)}' "$tmp/lock.csv" && ok ||
+		fail "lockdown, mask all: rc $rc: $out"
+	expect_error "lockdown, -e preempt" "Operation not permitted (kernel lockdown? it keeps the boot mask, all: leave -e out)" \
+		--root "$root" -e preempt -b -n 1 -d 0.05
+	chattr -i "$m"
+fi
+
 # --- -o into a FIFO writes through it, never replaces it
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/fifo.out" &

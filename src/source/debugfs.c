@@ -48,6 +48,7 @@ static void busy_hint(const char *root, char *err, size_t errlen, const char *pa
 		 dtl_sys__exists(root, DTL_PMU_DIR) ? "PMU present" : "no PMU");
 }
 
+/* 0 written, 1 not writable but already mask, -1 with err */
 static int write_mask(struct dbg *d, unsigned int mask, char *err, size_t errlen)
 {
 	char path[4096], text[16];
@@ -58,9 +59,21 @@ static int write_mask(struct dbg *d, unsigned int mask, char *err, size_t errlen
 		return -1;
 	}
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && errno == EPERM) {
+		/*
+		 * Kernel lockdown refuses every writable debugfs file to root
+		 * too, but not the read-only cpu-N files: the mask is the one
+		 * it booted with, all, so that one needs no write.
+		 */
+		if (mask == DTL_MASK_ALL)
+			return 1;
+		snprintf(err, errlen, "%s: %s (kernel lockdown? it keeps the boot mask, all: "
+			 "leave -e out)", path, strerror(errno));
+		return -1;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s%s", path, strerror(errno),
-			 errno == EACCES || errno == EPERM ? " (debugfs needs root)" : "");
+			 errno == EACCES ? " (debugfs needs root)" : "");
 		return -1;
 	}
 	n = snprintf(text, sizeof(text), "0x%x\n", mask);
@@ -191,7 +204,15 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		snprintf(err, errlen, "%s", note);
 		goto fail;
 	}
-	if (write_mask(d, src->mask, err, errlen) || open_all(src, err, errlen))
+	switch (write_mask(d, src->mask, err, errlen)) {
+	case -1:
+		goto fail;
+	case 1:
+		snprintf(src->note, sizeof(src->note), "dtl_event_mask is not writable (kernel "
+			 "lockdown?): the boot mask, all, is in force; c/p/f cannot narrow it");
+		break;
+	}
+	if (open_all(src, err, errlen))
 		goto fail;
 	dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
 	snprintf(src->detail, sizeof(src->detail), "%.180s%s%.70s", dir, note ? "; " : "",
@@ -302,7 +323,7 @@ static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, si
 {
 	struct dbg *d = src->priv;
 
-	if (write_mask(d, mask, err, errlen))
+	if (write_mask(d, mask, err, errlen) < 0)
 		return -1;
 	close_all(d);
 	if (open_all(src, err, errlen)) {
