@@ -48,4 +48,11 @@ done
 for p in $("$bin" --sim=help | awk '{print $1}'); do
 	grep -qE "^\.B[IR]? $p=" "$man" && ok || fail "--sim key $p not in $man"
 done
+# "which of my LPARs can run this": every distribution of README's table is in WHERE IT RUNS too
+where=$(sed -n '/^\.SH WHERE IT RUNS/,/^\.SH /p' "$man")
+rows=$(sed -n '/^| distribution | kernel | PMU/,/^$/p' README.md | awk -F'|' 'NR > 2 && $2 !~ /any/ { gsub(/^ +| +$/, "", $2); print $2 }')
+[ "$(wc -l <<<"$rows")" -ge 8 ] && ok || fail "README's LPAR table has too few rows: $rows"
+while read -r d; do
+	grep -qF "$d" <<<"$where" && ok || fail "README's LPAR table names $d; WHERE IT RUNS does not"
+done <<<"$rows"
 finish
