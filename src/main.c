@@ -107,9 +107,14 @@ int main(int argc, char **argv)
 	l = dtl_loop__new(&o, src, &dtl_clock_real, &stop, err, sizeof(err));	/* takes src */
 	if (!l)
 		goto fail;
+	/* every signal whose default is to end the process ends it the clean way: the -o
+	 * file renamed into place, a recording's end marker, the textfile's dtl_up 0 */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	signal(SIGUSR1, on_signal);
+	signal(SIGUSR2, on_signal);
+	signal(SIGALRM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	return dtl_loop__delete(l, run(l, &o));
 fail:

@@ -90,12 +90,68 @@ expect_error "a name, not an address" "bad --listen address 'host.example'" --si
 expect_error "IPv6 without brackets" "bad --listen address '::1'" --sim --listen ::1:9464
 expect_error "bad --hist-by" "bad --hist-by 'core'" --sim --hist-by core
 expect_error "textfile dir missing" "$tmp/none" --sim -n 1 --textfile "$tmp/none"
+: >"$tmp/plain"
+expect_error "textfile at a regular file" "--textfile $tmp/plain: not a directory" --sim -n 1 --textfile "$tmp/plain"
+# an exporter has no output of its own: what would be swallowed is refused, and no file appears
+expect_error "--listen with -b -o --format" "--listen makes dtltop an exporter" \
+	--sim -n 1 --listen 127.0.0.1:9 -b --format=csv -o "$tmp/swallowed.csv"
+[ ! -e "$tmp/swallowed.csv" ] && ok || fail "--listen -o wrote $tmp/swallowed.csv"
+expect_error "--textfile with --csv" "--textfile makes dtltop an exporter" --sim -n 1 --textfile "$tmp" --csv
+expect_error "--listen with --report" "--listen makes dtltop an exporter" \
+	--sim -n 1 --listen 127.0.0.1:9 --report "$tmp/r.html"
+# what makes dtltop an exporter is never a kept setting: every run would become one
+printf 'sort=steal_pct\nlisten=127.0.0.1:9464\n' >"$tmp/rc-listen"
+expect_error "listen= in dtltoprc" "rc-listen:2: listen= would make every dtltop an exporter" \
+	--config "$tmp/rc-listen" --sim -b -n 1
+printf 'textfile=%s\n' "$tmp" >"$tmp/rc-tf"
+expect_error "textfile= in dtltoprc" "rc-tf:1: textfile= would make every dtltop an exporter" \
+	--config "$tmp/rc-tf" -r /nonexistent -b
 
 # 4. --textfile: the file appears whole, by rename
 mkdir "$tmp/tf"
 "$DTLTOP" $SIM --seed 4 -n 2 --textfile "$tmp/tf" </dev/null >/dev/null 2>"$tmp/err" || fail "textfile run: $(cat "$tmp/err")"
 promtool check metrics <"$tmp/tf/dtltop.prom" >/dev/null 2>&1 && ok || fail "textfile fails promtool"
 [ "$(ls -A "$tmp/tf")" = "dtltop.prom" ] && ok || fail "textfile dir holds $(ls -A "$tmp/tf")"
+
+# a collector's outage (here: the directory refuses new files, as a full disk does) is said
+# once, counted and retried; HTTP goes on serving; any exit leaves dtl_up 0, not live counters
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/tf2" && chattr +i "$tmp/tf2" 2>/dev/null && chattr -i "$tmp/tf2"; then
+	op=$(free_port)
+	"$DTLTOP" --sim -d 0.3 -n 400 --textfile "$tmp/tf2" --listen "127.0.0.1:$op" </dev/null >/dev/null \
+		2>"$tmp/tf2.err" &
+	tpid=$!
+	for i in $(seq 50); do [ -s "$tmp/tf2/dtltop.prom" ] && break; sleep 0.1; done
+	chattr +i "$tmp/tf2"
+	sleep 1.5
+	errs=$(curl -s "http://127.0.0.1:$op/metrics" | awk '$1 == "dtl_textfile_write_errors_total" { print $2 }')
+	chattr -i "$tmp/tf2"
+	[ -n "$errs" ] && [ "$errs" -ge 2 ] && ok || fail "HTTP during the outage: errors '$errs'"
+	kill -0 $tpid 2>/dev/null && ok || fail "the outage ended the exporter: $(cat "$tmp/tf2.err")"
+	for i in $(seq 30); do grep -q 'written again' "$tmp/tf2.err" && break; sleep 0.1; done
+	[ "$(grep -c 'retried each interval' "$tmp/tf2.err")" = 1 ] && grep -q 'written again, after' "$tmp/tf2.err" &&
+		ok || fail "the outage's lines: $(cat "$tmp/tf2.err")"
+	grep -q '^dtl_up 1$' "$tmp/tf2/dtltop.prom" && ok || fail "the textfile did not come back"
+	kill -TERM $tpid; wait $tpid; rc=$?
+	[ $rc = 0 ] && grep -q '^dtl_up 0$' "$tmp/tf2/dtltop.prom" && ! grep -q '^dtl_dispatches_total' "$tmp/tf2/dtltop.prom" &&
+		ok || fail "after SIGTERM (rc $rc) the textfile says: $(head -5 "$tmp/tf2/dtltop.prom")"
+	promtool check metrics <"$tmp/tf2/dtltop.prom" >/dev/null 2>&1 && ok || fail "the stopped textfile fails promtool"
+	# the signals whose default is to end a process end it cleanly too
+	for sig in USR1 USR2 ALRM; do
+		"$DTLTOP" --sim -d 0.2 -n 400 --textfile "$tmp/tf2" </dev/null >/dev/null 2>&1 &
+		spid=$!
+		for i in $(seq 50); do grep -q '^dtl_up 1$' "$tmp/tf2/dtltop.prom" 2>/dev/null && break; sleep 0.1; done
+		kill -$sig $spid; wait $spid; rc=$?
+		[ $rc = 0 ] && grep -q '^dtl_up 0$' "$tmp/tf2/dtltop.prom" && [ "$(ls "$tmp/tf2" | wc -l)" = 1 ] && ok ||
+			fail "SIG$sig: rc $rc, the directory holds $(ls "$tmp/tf2")"
+	done
+	"$DTLTOP" --sim=vcpus=16 -b -n 400 -d 0.2 --csv -o "$tmp/sig.csv" -w "$tmp/sig.dtl" </dev/null 2>/dev/null &
+	spid=$!
+	sleep 1
+	kill -USR1 $spid; wait $spid; rc=$?
+	[ $rc = 0 ] && [ -s "$tmp/sig.csv" ] && ! ls "$tmp"/sig.csv.*.tmp >/dev/null 2>&1 &&
+		"$DTLTOP" -r "$tmp/sig.dtl" -b --csv 2>"$tmp/sig.err" >/dev/null && ! grep -q 'end marker' "$tmp/sig.err" &&
+		ok || fail "SIGUSR1 with -o and -w: rc $rc, $(ls "$tmp" | grep sig), $(cat "$tmp/sig.err")"
+fi
 
 # IPv6 where the loopback has it
 if grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null; then

@@ -71,6 +71,12 @@ static int config_line(struct dtl_opts *o, char *line, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown key '%.80s' (ignored)", key);
 		return 1;
 	}
+	/* what makes dtltop an exporter would make every run one: not a kept setting */
+	if (strcmp(r->name, "listen") == 0 || strcmp(r->name, "textfile") == 0) {
+		snprintf(err, errlen, "%s= would make every dtltop an exporter: give --%s on the "
+			 "command line (the systemd units do)", key, r->name);
+		return -1;
+	}
 	if (!r->parse) {
 		if (set_flag(o, r, val) == 0)
 			return 0;

@@ -32,6 +32,7 @@ struct dtl_opts {
 	const char *write;	/* -w FILE */
 	bool have_interval;
 	bool have_mask;		/* -e given */
+	bool have_format;	/* --format or --csv given */
 	enum dtl_hist_by hist_by;	/* --hist-by */
 	const char *listen;	/* --listen [ADDR:]PORT */
 	const char *textfile;	/* --textfile DIR */

@@ -30,6 +30,12 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--speed needs -r FILE");
 		return -1;
 	}
+	if ((o->listen || o->textfile) && (o->batch || o->output || o->have_format || o->report)) {
+		snprintf(err, errlen, "%s makes dtltop an exporter, with no output of its own: "
+			 "-b, -o, --format and --report need a dtltop of their own",
+			 o->listen ? "--listen" : "--textfile");
+		return -1;
+	}
 	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");
@@ -125,7 +131,7 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
 	if (dtl_opts__load_config(o, argc, argv, err, errlen))
 		return -1;
 	/* Kept settings are defaults, not choices made for this run. */
-	o->have_mask = o->have_interval = false;
+	o->have_mask = o->have_interval = o->have_format = false;
 	getopt_arrays(all, n, longopts, shorts);
 	optind = 0;	/* glibc: 0 also resets its internal state */
 	opterr = 0;

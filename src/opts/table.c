@@ -161,6 +161,7 @@ static int pick_writer(const char *opt, const char *a, const struct dtl_writer *
 
 static int set_format(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
+	o->have_format = true;
 	return pick_writer("format", a, &o->format, err, errlen);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../platform/replace.h"
@@ -22,17 +23,29 @@ struct exporter {
 	struct dtl_http *http;
 	const char *dir;
 	char path[4096];
+	unsigned long long textfile_errors;	/* failed writes since the start */
+	bool failing;				/* the last write failed */
 };
 
 /* The exposition as one malloc'd buffer; NULL out of memory. */
-static char *render(const struct dtl_model *m, bool om, size_t *len)
+static char *render(const struct exporter *e, const struct dtl_model *m, bool om, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
 	if (!f)
 		return NULL;
-	if (dtl_metrics__write(f, m, om) || ferror(f)) {
+	if (dtl_metrics__families(f, m, om)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	if (e->dir)
+		dtl_metrics__counter(f, om, "dtl_textfile_write_errors",
+				     "Writes of the --textfile file that failed (retried each interval).",
+				     e->textfile_errors);
+	dtl_metrics__end(f, om);
+	if (ferror(f)) {
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -57,15 +70,33 @@ static int put_bytes(FILE *f, void *ctx)
 	return 0;
 }
 
-static int write_textfile(struct exporter *e, const char *buf, size_t len)
+/*
+ * A collector's outage (disk full, a name taken) is not the exporter's end:
+ * said once when it starts and once when it is over, counted, and retried
+ * each interval while HTTP goes on serving.
+ */
+static void write_textfile(struct exporter *e, const char *buf, size_t len)
 {
 	struct bytes b = { buf, len };
 	char err[512];
 
 	if (dtl_replace__file(e->path, 0644, put_bytes, &b, err, sizeof(err))) {
-		fprintf(stderr, "dtltop: %s\n", err);
-		return -1;
+		e->textfile_errors++;
+		if (!e->failing)
+			fprintf(stderr, "dtltop: %s (retried each interval)\n", err);
+		e->failing = true;
+		return;
 	}
+	if (e->failing)
+		fprintf(stderr, "dtltop: %s written again, after %llu failed writes in all\n",
+			e->path, e->textfile_errors);
+	e->failing = false;
+}
+
+static int put_down(FILE *f, void *ctx)
+{
+	(void)ctx;
+	dtl_metrics__down(f, false);
 	return 0;
 }
 
@@ -77,20 +108,17 @@ static int exporter_show(struct dtl_view *v, const struct dtl_model *m, bool fre
 
 	if (!fresh && m->intervals)
 		return 0;
-	prom = render(m, false, &prom_len);
+	prom = render(e, m, false, &prom_len);
 	if (prom && e->http)
-		om = render(m, true, &om_len);
+		om = render(e, m, true, &om_len);
 	if (!prom || (e->http && !om)) {
 		fprintf(stderr, "dtltop: out of memory for the exposition\n");
 		free(prom);
 		free(om);
 		return -1;
 	}
-	if (e->dir && write_textfile(e, prom, prom_len)) {
-		free(prom);
-		free(om);
-		return -1;
-	}
+	if (e->dir)
+		write_textfile(e, prom, prom_len);
 	if (e->http)
 		return dtl_http__publish(e->http, prom, prom_len, om, om_len) ? -1 : 0;
 	free(prom);
@@ -106,6 +134,7 @@ struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
 	struct dtl_listen_addr addr;
+	struct stat st;
 	char err[512];
 
 	if (!e) {
@@ -117,6 +146,10 @@ struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
 		e->dir = dir;
 		if (snprintf(e->path, sizeof(e->path), "%s/dtltop.prom", dir) >= (int)sizeof(e->path)) {
 			fprintf(stderr, "dtltop: --textfile directory too long: %s\n", dir);
+			goto fail;
+		}
+		if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "dtltop: --textfile %s: not a directory\n", dir);
 			goto fail;
 		}
 		if (access(dir, W_OK)) {
@@ -147,6 +180,14 @@ int dtl_exporter__close(struct dtl_view *v, int rc)
 		return rc;
 	e = v->priv;
 	dtl_http__stop(e->http);
+	/* node_exporter serves what the file says: not frozen counters as live ones */
+	if (e->dir) {
+		char err[512];
+
+		if (dtl_replace__file(e->path, 0644, put_down, NULL, err, sizeof(err)) &&
+		    unlink(e->path) && errno != ENOENT)
+			fprintf(stderr, "dtltop: %s, and cannot remove it: %s\n", err, strerror(errno));
+	}
 	free(e);
 	return rc;
 }

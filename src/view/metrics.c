@@ -286,6 +286,34 @@ static void lpar(FILE *f, bool om, const struct dtl_model *m)
 
 int dtl_metrics__write(FILE *f, const struct dtl_model *m, bool om)
 {
+	if (dtl_metrics__families(f, m, om))
+		return -1;
+	dtl_metrics__end(f, om);
+	return 0;
+}
+
+void dtl_metrics__counter(FILE *f, bool om, const char *name, const char *help,
+			  unsigned long long v)
+{
+	family(f, om, name, COUNTER, NULL, help);
+	fprintf(f, "%s_total %llu\n", name, v);
+}
+
+void dtl_metrics__end(FILE *f, bool om)
+{
+	if (om)
+		fputs("# EOF\n", f);
+}
+
+void dtl_metrics__down(FILE *f, bool om)
+{
+	family(f, om, "dtl_up", GAUGE, NULL, "1 while dtltop delivers DTL figures.");
+	fputs("dtl_up 0\n", f);
+	dtl_metrics__end(f, om);
+}
+
+int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
+{
 	struct rows rs;
 
 	if (!m->stats || collect(m->stats, &rs))
@@ -300,8 +328,6 @@ int dtl_metrics__write(FILE *f, const struct dtl_model *m, bool om)
 	}
 	losses(f, om, &rs);
 	lpar(f, om, m);
-	if (om)
-		fputs("# EOF\n", f);
 	free(rs.r);
 	return 0;
 }

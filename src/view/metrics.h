@@ -17,5 +17,14 @@
  * caller's to check.
  */
 int dtl_metrics__write(FILE *f, const struct dtl_model *m, bool om);
+/* The same without OpenMetrics' closing "# EOF": a view adds families of its own first. */
+int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om);
+/* One counter family of a view's own: HELP, TYPE and its one sample. */
+void dtl_metrics__counter(FILE *f, bool om, const char *name, const char *help,
+			  unsigned long long v);
+/* "# EOF", where the format has one. */
+void dtl_metrics__end(FILE *f, bool om);
+/* What an exporter that has stopped leaves behind: dtl_up 0 and nothing else. */
+void dtl_metrics__down(FILE *f, bool om);
 
 #endif
