@@ -188,6 +188,9 @@ curl -s -D "$tmp/h" -o "$tmp/s.om" -H 'Accept: application/openmetrics-text;vers
 	"http://127.0.0.1:$port/metrics"
 grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$tmp/h" &&
 	[ "$(tail -1 "$tmp/s.om")" = "# EOF" ] && ok || fail "OpenMetrics scrape"
+curl -s -D "$tmp/h" -o /dev/null -H 'Accept: application/openmetrics-text; q=0, text/plain' \
+	"http://127.0.0.1:$port/metrics"
+grep -qi '^content-type: text/plain; version=0.0.4' "$tmp/h" && ok || fail "q=0 refused OpenMetrics: $(cat "$tmp/h")"
 "$DTLTOP" --sim -n 1 --listen "127.0.0.1:$port" </dev/null >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "cannot listen on 127.0.0.1:$port" "$tmp/err" && ok ||
 	fail "a taken port: $(cat "$tmp/err")"
@@ -234,6 +237,45 @@ if [ "$k" != none ] && [ "$k" -gt 2 ]; then
 else
 	fail "no dtl_intervals_total in Prometheus ($k): $(tail -3 "$tmp/prom/log")"
 fi
+
+# slow clients trickling a header line every 2 s, 130 of them from one address (127.0.0.2),
+# hold no more than their address's share: scrapes from another still get through
+sport=$(free_port)
+"$DTLTOP" --sim -d 0.3 -n 100 --listen "127.0.0.1:$sport" </dev/null >/dev/null 2>"$tmp/slow.err" &
+spid=$!
+for i in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$sport/" && break; sleep 0.1; done
+timeout -k 5 20 python3 - "$sport" >"$tmp/slow.out" 2>&1 <<'PY' &
+import socket, sys, time
+socks = []
+for i in range(130):
+    try:
+        s = socket.socket()
+        s.bind(("127.0.0.2", 0))
+        s.settimeout(1)
+        s.connect(("127.0.0.1", int(sys.argv[1])))
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+        socks.append(s)
+    except OSError:
+        pass
+for _ in range(5):
+    time.sleep(2)
+    for s in socks:
+        try:
+            s.sendall(b"X-Slow: 1\r\n")
+        except OSError:
+            pass
+print(len(socks), "connected")
+PY
+slow=$!
+sleep 1.5
+good=0
+for i in 1 2 3; do
+	[ "$(curl -s -m 3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sport/metrics")" = 200 ] && good=$((good + 1))
+	sleep 1
+done
+[ $good = 3 ] && ok || fail "scrapes beside 130 slow clients: $good of 3 answered"
+wait $slow
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
 # 7. between intervals an exporter sleeps (a second at a time at most), yet
 # SIGTERM ends it at once: every thread of it, scheduled, counts

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /*
  * Numeric addresses only (and "localhost"): a name would need the resolver,
@@ -68,6 +69,38 @@ int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, si
 	return 0;
 }
 
+/* Each media range up to its ',', its parameters after ';': q=0 means "not this one". */
+bool dtl_http__accepts_om(const char *accept)
+{
+	static const char om[] = "application/openmetrics-text";
+	const char *p = accept;
+
+	while (p && *p) {
+		const char *end = strchr(p, ','), *semi;
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		bool q0 = false;
+
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		if (n >= sizeof(om) - 1 && strncasecmp(p, om, sizeof(om) - 1) == 0 &&
+		    (n == sizeof(om) - 1 || p[sizeof(om) - 1] == ';' || p[sizeof(om) - 1] == ' ')) {
+			for (semi = memchr(p, ';', n); semi; semi = memchr(semi + 1, ';',
+								     n - (size_t)(semi + 1 - p))) {
+				const char *v = semi + 1;
+
+				while (*v == ' ')
+					v++;
+				if ((v[0] == 'q' || v[0] == 'Q') && v[1] == '=')
+					q0 = strtod(v + 2, NULL) <= 0;
+			}
+			if (!q0)
+				return true;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
 #ifdef DTLTOP_HTTP
 #include <microhttpd.h>
 #include <pthread.h>
@@ -103,7 +136,7 @@ static bool wants_om(struct MHD_Connection *c)
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
 
-	return accept && strstr(accept, "application/openmetrics-text");
+	return accept && dtl_http__accepts_om(accept);
 }
 
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
@@ -207,6 +240,13 @@ static void responses_free(struct dtl_http *h)
 #define HTTP_CONNECTIONS 128
 #define HTTP_MEMORY (32 * 1024)
 #define HTTP_IDLE_S 5
+/*
+ * Clients that trickle a header line every few seconds never go idle: one
+ * address may hold this many slots, so a slow or hostile peer cannot take
+ * every slot from the scrapers (the man page: bind to localhost, or put a
+ * proxy in front, for more).
+ */
+#define HTTP_PER_ADDRESS 16
 
 struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
 {
@@ -236,6 +276,7 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_S,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTP_PER_ADDRESS,
 				MHD_OPTION_END);
 	dtl_signals__restore(&old);
 	if (!h->d) {

@@ -20,6 +20,8 @@ struct dtl_listen_addr {
 
 /* "[ADDR:]PORT", "[::1]:PORT": 0, or -1 with err naming s. ADDR defaults to 127.0.0.1. */
 int dtl_http__parse_addr(const char *s, struct dtl_listen_addr *a, char *err, size_t errlen);
+/* An Accept header asks for OpenMetrics: named, and not refused with q=0. */
+bool dtl_http__accepts_om(const char *accept);
 
 struct dtl_http;
 

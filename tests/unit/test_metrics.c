@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "view/metrics.h"
+#include "view/http.h"
 #include "view/model.h"
 
 #define TB 1000000	/* ticks per second: 1 tick = 1 us */
@@ -204,4 +205,17 @@ TEST(stats_processors_are_sampled_one_dispatch_in_8_most_used_first)
 	dtl_stats__reset_totals(s);
 	CHECK_EQ(dtl_stats__procs(s, 1, false, p, 5, &other), 0);
 	dtl_stats__delete(s);
+}
+
+TEST(metrics_openmetrics_only_where_accept_asks_and_does_not_refuse_it)
+{
+	CHECK(dtl_http__accepts_om("application/openmetrics-text;version=1.0.0"));
+	CHECK(dtl_http__accepts_om("application/openmetrics-text; version=1.0.0; q=0.5, text/plain;q=0.1"));
+	CHECK(dtl_http__accepts_om("text/plain;q=0.3, Application/OpenMetrics-Text"));
+	CHECK(!dtl_http__accepts_om("application/openmetrics-text; q=0"));
+	CHECK(!dtl_http__accepts_om("application/openmetrics-text;version=1.0.0;q=0.0, text/plain"));
+	CHECK(!dtl_http__accepts_om("text/plain;version=0.0.4"));
+	CHECK(!dtl_http__accepts_om("application/openmetrics-textual"));
+	CHECK(!dtl_http__accepts_om(""));
+	CHECK(!dtl_http__accepts_om("*/*"));
 }
