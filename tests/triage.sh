@@ -160,6 +160,23 @@ grep -q '^columns=cpu,dispatches,preempt_ratio,steal_us,' "$tmp/cfg2/dtltop/dtlt
 T kill-server 2>/dev/null
 expect_error "a column with no place on screen" "bad --columns: 'idle_pct'" --sim --columns cpu,idle_pct
 
+# 9b. W never writes over a dtltoprc it could not read (one a sudo dtltop left root's)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	sock="$sock-ro"
+	ro=$(mktemp -d /tmp/dtltop-ro.XXXXXX)
+	mkdir -p "$ro/cfg/dtltop" && chmod 0755 "$ro" && chmod 0777 "$ro/cfg" "$ro/cfg/dtltop"
+	printf '# kept by hand\nsort=-steal_pct\n' >"$ro/cfg/dtltop/dtltoprc" && chmod 0600 "$ro/cfg/dtltop/dtltoprc"
+	T new-session -d -s t -x 160 -y 40 "setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CONFIG_HOME=$ro/cfg $DTLTOP --sim=vcpus=16 -d 0.5 2>/dev/null; sleep 30"
+	expect '^ +\*?CPU +DISP' "a TUI as nobody"
+	keys W
+	expect 'cannot read .*dtltoprc: Permission denied: not written' "W refuses a file it cannot read"
+	[ "$(cat "$ro/cfg/dtltop/dtltoprc")" = "$(printf '# kept by hand\nsort=-steal_pct')" ] &&
+		[ "$(stat -c %u "$ro/cfg/dtltop/dtltoprc")" = 0 ] && ok ||
+		fail "W wrote over root's dtltoprc: $(ls -l "$ro/cfg/dtltop")"
+	T kill-server 2>/dev/null
+	rm -rf "$ro"
+fi
+
 # 10. the help wraps to the width instead of cutting
 sock="$sock-h"
 T new-session -d -s t -x 80 -y 60 "$DTLTOP --sim=vcpus=16 -d 0.5 2>/dev/null; sleep 30"

@@ -5,6 +5,8 @@
  * settings W does not own); ours are replaced where they were, or added.
  * Written new under a temporary name, then renamed: never half a file.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +106,9 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 			       { "columns", "", false } };
 	static char old[SAVE_MAX + 1];
 	struct rewrite w = { old, 0, s, sizeof(s) / sizeof(s[0]) };
+	char target[PATH_MAX];
+	bool had = false, bad;
+	struct stat st;
 	FILE *f;
 
 	if (config_path(o, path, pathlen)) {
@@ -118,10 +123,30 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 	snprintf(s[5].value, sizeof(s[5].value), "%s", now->columns);
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		s[i].written = false;
+	/* a link is followed: its target is the file kept (a dotfiles repository's, say) */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(path, target)) {
+			snprintf(err, errlen, "%s: a link to nowhere (%s): not written", path,
+				 strerror(errno));
+			return -1;
+		}
+		snprintf(path, pathlen, "%s", target);
+	}
 	f = fopen(path, "r");
+	if (!f && errno != ENOENT) {
+		/* never write over what was not read: its comments and keys would be lost */
+		snprintf(err, errlen, "cannot read %s: %s: not written", path, strerror(errno));
+		return -1;
+	}
 	if (f) {
+		had = fstat(fileno(f), &st) == 0;
 		w.n = fread(old, 1, SAVE_MAX + 1, f);
+		bad = ferror(f);
 		fclose(f);
+		if (bad || !had || !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s is not a file W can read: not written", path);
+			return -1;
+		}
 		if (w.n > SAVE_MAX || memchr(old, '\0', w.n)) {
 			snprintf(err, errlen, "%s is not a dtltoprc (binary or over 64 KiB): not written",
 				 path);
@@ -129,5 +154,12 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 		}
 	}
 	make_dirs(path);
-	return dtl_replace__file(path, 0600, write_all, &w, err, errlen);
+	if (dtl_replace__file(path, 0600, write_all, &w, err, errlen))
+		return -1;
+	/* a kept file keeps its mode (0644 stays 0644); a new one is the owner's alone */
+	if (had && chmod(path, st.st_mode & 07777)) {
+		snprintf(err, errlen, "%s written, but its mode not kept: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dtl/dtl.h"
@@ -107,4 +108,60 @@ TEST(config_file_garbage_is_refused)
 	CHECK_EQ(t_parse_opts(line, &o, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "not a text file");
 	unlink(path);
+}
+
+static int save_to(const char *file, char *path, size_t len, char *err, size_t errlen)
+{
+	struct dtl_saved now = { .interval_s = 2, .sort = "-steal_pct", .mask = DTL_MASK_ALL,
+				 .columns = "cpu,steal_pct" };
+	struct dtl_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.config_file = file;
+	return dtl_opts__save(&o, &now, path, len, err, errlen);
+}
+
+TEST(save_follows_a_link_keeps_the_mode_and_never_writes_over_what_it_could_not_read)
+{
+	char dir[] = "/tmp/dtltop-save.XXXXXX", rc[512], link[512], loop[512], path[4096], err[512];
+	char buf[512] = "";
+	struct stat st;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(rc, sizeof(rc), "%s/real-rc", dir);
+	snprintf(link, sizeof(link), "%s/dtltoprc", dir);
+	f = fopen(rc, "w");
+	CHECK(f != NULL);
+	fputs("# mine\nlisten_later=1\n", f);
+	fclose(f);
+	CHECK_EQ(chmod(rc, 0644), 0);
+	CHECK_EQ(symlink("real-rc", link), 0);
+	CHECK_EQ(save_to(link, path, sizeof(path), err, sizeof(err)), 0);
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));	/* still the link */
+	CHECK(stat(rc, &st) == 0 && (st.st_mode & 07777) == 0644);	/* the mode kept */
+	f = fopen(rc, "r");
+	CHECK(f != NULL);
+	CHECK(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	CHECK_CONTAINS(buf, "# mine\n");	/* the target updated, its lines kept */
+	CHECK_CONTAINS(buf, "sort=-steal_pct\n");
+	CHECK_STR(path, rc);
+	/* a file that cannot be read (here a loop of links) is not written over */
+	snprintf(loop, sizeof(loop), "%s/loop", dir);
+	CHECK_EQ(symlink("loop", loop), 0);
+	CHECK_EQ(save_to(loop, path, sizeof(path), err, sizeof(err)), -1);
+	CHECK(lstat(loop, &st) == 0 && S_ISLNK(st.st_mode));
+	/* a directory where the file should be: refused, left as it is */
+	snprintf(loop, sizeof(loop), "%s/adir", dir);
+	CHECK_EQ(mkdir(loop, 0755), 0);
+	CHECK_EQ(save_to(loop, path, sizeof(path), err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "not written");
+	CHECK(stat(loop, &st) == 0 && S_ISDIR(st.st_mode));
+	/* none yet: a new one, the owner's alone */
+	snprintf(loop, sizeof(loop), "%s/new-rc", dir);
+	CHECK_EQ(save_to(loop, path, sizeof(path), err, sizeof(err)), 0);
+	CHECK(stat(loop, &st) == 0 && (st.st_mode & 07777) == 0600);
+	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
+	CHECK_EQ(system(buf), 0);
 }
