@@ -93,6 +93,22 @@ if [ "$(id -u)" -eq 0 ] && chattr +i "$m" 2>/dev/null; then
 	chattr -i "$m"
 fi
 
+# --- a replay's host is the recorded machine's, or none: never this one's, and -w keeps it
+zcat tests/data/pipe.perf.data.gz >"$tmp/pipe.pd"	# pipe mode: no HEADER_HOSTNAME
+zcat tests/data/all.perf.data.gz >"$tmp/all.pd"	# recorded on "(none)"
+[ "$("$DTLTOP" -r "$tmp/pipe.pd" -b --format=json 2>/dev/null | head -1 | jq -r .host)" = "" ] && ok ||
+	fail "a perf.data without a host name shows one"
+"$DTLTOP" -r "$tmp/pipe.pd" -b --format=influx 2>/dev/null | head -1 | grep -q '^dtl,host=unknown,' && ok ||
+	fail "influx rows of a host-less replay"
+for f in pipe all; do
+	"$DTLTOP" -r "$tmp/$f.pd" -b --csv -w "$tmp/$f.dtl" >/dev/null 2>&1 || fail "-r $f.pd -w"
+	a=$("$DTLTOP" -r "$tmp/$f.pd" -b --format=json 2>/dev/null | head -1 | jq -r .host)
+	b=$("$DTLTOP" -r "$tmp/$f.dtl" -b --format=json 2>/dev/null | head -1 | jq -r .host)
+	[ "$a" = "$b" ] && [ "$b" != "$(hostname)" ] && ok || fail "-r $f.pd -w: host '$a' became '$b'"
+done
+[ "$("$DTLTOP" -r "$tmp/all.dtl" -b --format=json 2>/dev/null | head -1 | jq -r .host)" = "(none)" ] && ok ||
+	fail "the recorded host name"
+
 # --- -o into a FIFO writes through it, never replaces it
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/fifo.out" &

@@ -148,11 +148,55 @@ void dtl_mask__format(unsigned int mask, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+/*
+ * A character as UTF-8 at s: its length, or 0 when the bytes are not one
+ * (cut, overlong, a surrogate, past U+10FFFF); *cp its code point.
+ */
+static size_t utf8_char(const unsigned char *s, uint32_t *cp)
+{
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 :
+		   (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+
+	if (n <= 1) {
+		*cp = s[0];
+		return n;
+	}
+	*cp = s[0] & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the terminating NUL */
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3fu);
+	}
+	if (*cp < least[n] || (*cp >= 0xd800 && *cp <= 0xdfff) || *cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * In place, never longer: what is not UTF-8, and the C0 and C1 controls and
+ * DEL (a terminal obeys U+009B as ESC [), become '?', so every output is
+ * valid for its format's strictest parser whatever bytes came in.
+ */
 void dtl_sanitize(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			*s = '?';
+	const unsigned char *r = (const unsigned char *)s;
+	unsigned char *w = (unsigned char *)s;
+
+	while (*r) {
+		uint32_t cp;
+		size_t n = utf8_char(r, &cp);
+
+		if (!n || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
+			*w++ = '?';
+			r += n ? n : 1;
+			continue;
+		}
+		memmove(w, r, n);
+		w += n;
+		r += n;
+	}
+	*w = '\0';
 }
 
 int dtl_mask__partial(unsigned int mask, char *buf, size_t len)

@@ -110,7 +110,9 @@ static inline uint64_t dtl_ticks__to_ns(uint64_t ticks, uint64_t tb_freq)
 
 /*
  * Text from a file (a recording's host, a perf.data's HEADER_HOSTNAME) is
- * shown on terminals: control bytes become '?', so it can carry no escape.
+ * shown on terminals and in every output format: in place, what is not
+ * UTF-8 and every control (C0, DEL, C1) becomes '?', so it carries no
+ * escape and breaks no JSON or line protocol.
  */
 void dtl_sanitize(char *s);
 

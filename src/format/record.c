@@ -267,15 +267,24 @@ static int value(struct dtl_rec_writer *w, int kind, unsigned int cpu, uint64_t 
 	return 0;
 }
 
-static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
+static void meta_text(const struct dtl_rec_meta *meta, char *buf, size_t len)
 {
 	size_t off = 0;
 	char *cpus = malloc(DTL_CPUSET_TEXT);
+	struct dtl_rec_meta *m = malloc(sizeof(*m));
 
-	if (!cpus) {
+	if (!cpus || !m) {
+		free(cpus);
+		free(m);
 		buf[0] = '\0';
 		return;
 	}
+	/* one key a line: a newline in a host name (a perf.data's) must not start another */
+	*m = *meta;
+	dtl_sanitize(m->dtltop_version);
+	dtl_sanitize(m->host);
+	dtl_sanitize(m->source);
+	dtl_sanitize(m->detail);
 	dtl_cpuset__format(&m->cpus, cpus, DTL_CPUSET_TEXT);
 	off += (size_t)snprintf(buf + off, len - off,
 		"format=%d.%d\ndtltop_version=%s\nhost=%s\nsource=%s\ndetail=%s\n"
@@ -300,6 +309,7 @@ static void meta_text(const struct dtl_rec_meta *m, char *buf, size_t len)
 			off += (size_t)snprintf(buf + off, len - off, "lparcfg.%.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+	free(m);
 }
 
 static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_rec_meta *m,

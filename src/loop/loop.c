@@ -170,7 +170,9 @@ static void build_model(struct dtl_loop *l)
 	m->stats = l->stats;
 	m->intervals = dtl_stats__intervals(l->stats);
 	m->hist_by = l->o.hist_by;
-	m->host = dtl_source__host(l->src) ? dtl_source__host(l->src) : l->host;
+	/* a replay's host is the recorded machine's, or unknown: never this one's */
+	m->host = dtl_source__host(l->src) ? dtl_source__host(l->src) :
+		  dtl_source__recorded(l->src) ? "" : l->host;
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);
 	m->mask = dtl_source__mask(l->src);
@@ -375,6 +377,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	l->stop = stop;
 	if (gethostname(l->host, sizeof(l->host) - 1))
 		l->host[0] = '\0';
+	dtl_sanitize(l->host);
 	l->stats = dtl_stats__new(dtl_source__nr_cpus(src), dtl_source__tb_freq(src));
 	if (!l->stats) {
 		snprintf(err, errlen, "out of memory for %u CPUs", dtl_source__nr_cpus(src));

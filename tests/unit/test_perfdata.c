@@ -422,6 +422,48 @@ TEST(perfdata_mask_from_the_event_and_host_name_sanitised)
 	free(im);
 }
 
+/* A host name that tries to be header lines, a CSI (U+009B) and bytes that are not UTF-8. */
+TEST(perfdata_host_name_injects_no_header_key_and_is_valid_utf8)
+{
+	struct pd_gen *g = pd_gen__new();
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t chunk[48 * 2], *buf;
+	size_t len;
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__config(g, 0x7);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	entry(chunk + 48, BOOT_TB + 5, 2);
+	pd_gen__auxtrace(g, 0, 0, chunk, sizeof(chunk));
+	buf = pd_gen__finish_host(g, 0, "lp\nlparcfg.partition_entitled_capacity=6400\nnr_cpus=9"
+				  "\xc2\x9b" "31m\xff\xc3\xa9", &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_STR(im->m.host, "lp?lparcfg.partition_entitled_capacity=6400?nr_cpus=9?31m?\xc3\xa9");
+	CHECK_STR(im->m.lparcfg, "");		/* no lparcfg key came in with it */
+	CHECK_EQ(im->m.nr_cpus, 1);
+	free(buf);
+	free(im);
+}
+
+TEST(sanitize_keeps_utf8_and_replaces_controls_and_what_is_not_utf8)
+{
+	char s[64];
+
+	snprintf(s, sizeof(s), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");	/* kept whole */
+	dtl_sanitize(s);
+	CHECK_STR(s, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	snprintf(s, sizeof(s), "a\x1b[2Jb\x7f\xc2\x9b" "c\xc2\x85");	/* C0, DEL, C1 */
+	dtl_sanitize(s);
+	CHECK_STR(s, "a?[2Jb??c?");
+	snprintf(s, sizeof(s), "x\xff\xc0\x80\xed\xa0\x80\xe2\x82");	/* not UTF-8, cut */
+	dtl_sanitize(s);
+	CHECK_STR(s, "x????????");
+	snprintf(s, sizeof(s), "\xf4\x90\x80\x80z");	/* past U+10FFFF */
+	dtl_sanitize(s);
+	CHECK_STR(s, "????z");
+}
+
 /*
  * CPUs 1 and 3 recorded through mmaps 0 and 1: entries go by the record's
  * cpu field. Intervals start at the first entry (2 s after boot) and an
