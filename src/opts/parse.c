@@ -16,16 +16,6 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 {
 	bool replay = o->src.backend && strcmp(o->src.backend, "replay") == 0;
 
-	if (o->sort) {
-		const char *name = o->sort + (o->sort[0] == '-' || o->sort[0] == '+');
-
-		o->sort_reverse = o->sort[0] == '-';
-		o->sort_col = dtl_cols__find(name);
-		if (o->sort_col < 0 || strcmp(name, "timestamp") == 0) {
-			snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", o->sort);
-			return -1;
-		}
-	}
 	if (o->src.have_speed && !replay) {
 		snprintf(err, errlen, "--speed needs -r FILE");
 		return -1;

@@ -102,10 +102,19 @@ static int set_cpu(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 }
 
 /* The column is looked up once all options are in (see finish()). */
+/* Checked here, not at the end: a bad sort= in dtltoprc is then named by file and line. */
 static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	(void)err, (void)errlen;
+	const char *name = a + (a[0] == '-' || a[0] == '+');
+	int col = dtl_cols__find(name);
+
+	if (col < 0 || strcmp(name, "timestamp") == 0) {
+		snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", a);
+		return -1;
+	}
 	o->sort = a;
+	o->sort_col = col;
+	o->sort_reverse = a[0] == '-';
 	return 0;
 }
 

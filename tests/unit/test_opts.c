@@ -52,6 +52,9 @@ TEST(config_refuses_bad_lines_naming_file_and_line)
 		{ "no-color=maybe", "rc:1: bad no-color 'maybe'" },
 		{ "format=xml", "rc:1: bad --format 'xml'" },
 		{ "events=", "rc:1: bad event list" },
+		{ "delay=2\nsort=-nonsense", "rc:2: bad --sort field '-nonsense'" },
+		{ "# kept\nlisten=9464", "rc:2: listen= would make every dtltop an exporter" },
+		{ "textfile=/tmp", "rc:1: textfile= would make every dtltop an exporter" },
 	};
 	struct dtl_opts o;
 	char err[512], warn[256];
