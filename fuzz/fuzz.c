@@ -183,12 +183,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(err[0]);
 	free(str);
 #elif defined(FUZZ_VPA)
-	struct dtl_vpa v;
+	/*
+	 * A thread's VPA read after VPA, as the vpa source and the witness see
+	 * it: each 640-byte slice one read (the last may be cut), the deltas
+	 * into the stats, a DTL registered between two of them.
+	 */
+	static struct dtl_stats *s;
+	struct dtl_vpa last, v;
+	struct dtl_vpa_delta d;
+	struct dtl_row row;
+	bool have = false;
 
-	if (dtl_vpa__decode(data, size, &v) == 0)
-		assert(size >= 0x220);
-	else
-		assert(size < 0x220);
+	if (!s) {
+		s = dtl_stats__new(1, DTL_DEFAULT_TB_FREQ);
+		dtl_stats__set_online(s, 0, true);
+	}
+	for (size_t off = 0; off < size || off == 0; off += DTL_VPA_SIZE) {
+		size_t n = size - off < DTL_VPA_SIZE ? size - off : DTL_VPA_SIZE;
+
+		if (dtl_vpa__decode(data + off, n, &v)) {
+			assert(n < 0x220);
+			break;
+		}
+		assert(n >= 0x220);
+		if (have) {
+			uint64_t reg = dtl_vpa__registered_at(&last, &v);
+
+			assert(reg == 0 || reg == last.dtl_idx);
+			if (dtl_vpa__delta(&last, &v, &d)) {
+				assert(d.dispatches <= UINT32_MAX / 2 + 1 && d.dispersions <= UINT32_MAX);
+				dtl_stats__add_summary(s, 0, d.dispatches, d.steal_ticks, d.idle_ticks,
+						       d.dispersions);
+				dtl_stats__end_interval(s, 1.0);
+				assert(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &row) == 0);
+				assert(row.dispatches == d.dispatches);
+				assert(row.steal_pct >= 0 && row.idle_pct >= 0);
+			} else {
+				assert(v.enqueue_dispatch_tb < last.enqueue_dispatch_tb ||
+				       v.ready_enqueue_tb < last.ready_enqueue_tb ||
+				       v.wait_ready_tb < last.wait_ready_tb);
+			}
+		}
+		last = v;
+		have = true;
+		if (size == 0)
+			break;
+	}
 #elif defined(FUZZ_CONFIG)
 	char *str = cstr(data, size), err[512], warn[256];
 	char *argv[] = { "dtltop", "--no-config", NULL };

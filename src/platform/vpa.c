@@ -68,3 +68,17 @@ uint64_t dtl_vpa__registered_at(const struct dtl_vpa *before, const struct dtl_v
 		return 0;
 	return before->dtl_idx;
 }
+
+bool dtl_vpa__delta(const struct dtl_vpa *last, const struct dtl_vpa *now, struct dtl_vpa_delta *d)
+{
+	if (now->enqueue_dispatch_tb < last->enqueue_dispatch_tb ||
+	    now->ready_enqueue_tb < last->ready_enqueue_tb || now->wait_ready_tb < last->wait_ready_tb)
+		return false;
+	/* yield_count steps at the yield and at the dispatch; 32 bits, so it wraps */
+	d->dispatches = (uint32_t)(now->yield_count - last->yield_count) / 2;
+	d->dispersions = (uint32_t)(now->dispersion_count - last->dispersion_count);
+	d->steal_ticks = (now->enqueue_dispatch_tb - last->enqueue_dispatch_tb) +
+			 (now->ready_enqueue_tb - last->ready_enqueue_tb);
+	d->idle_ticks = now->wait_ready_tb - last->wait_ready_tb;
+	return true;
+}

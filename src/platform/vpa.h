@@ -8,6 +8,7 @@
 #ifndef DTL_VPA_H
 #define DTL_VPA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,19 @@ int dtl_vpa__decode(const uint8_t *buf, size_t len, struct dtl_vpa *v);
 /* <root>/<DTL_VPA_DIR>/cpu-N; 0, or -1 with a one-line reason naming the file. */
 int dtl_vpa__read(const char *root, unsigned int cpu, struct dtl_vpa *v, char *err,
 		  size_t errlen);
+
+/* What a thread's counters say of the time between two reads. */
+struct dtl_vpa_delta {
+	uint64_t dispatches;		/* preempt/dispatch cycles */
+	uint64_t dispersions;
+	uint64_t steal_ticks, idle_ticks;
+};
+
+/*
+ * now against last: false when an accumulator went back (a new VPA, a CPU
+ * back from offline), and counting must start again from now.
+ */
+bool dtl_vpa__delta(const struct dtl_vpa *last, const struct dtl_vpa *now, struct dtl_vpa_delta *d);
 
 /*
  * Where counting starts for a DTL registered between two reads of its VPA.

@@ -116,6 +116,7 @@ static int vpa_read(struct dtl_source *src, struct dtl_chunk *c)
 	for (; p->next < src->nr_cpus; p->next++) {
 		unsigned int cpu = p->next;
 		struct dtl_vpa v, *l = &p->last[cpu];
+		struct dtl_vpa_delta d;
 
 		if (!p->pending[cpu])
 			continue;
@@ -124,18 +125,13 @@ static int vpa_read(struct dtl_source *src, struct dtl_chunk *c)
 			p->have[cpu] = false;
 			continue;
 		}
-		if (!p->have[cpu] || v.enqueue_dispatch_tb < l->enqueue_dispatch_tb ||
-		    v.ready_enqueue_tb < l->ready_enqueue_tb || v.wait_ready_tb < l->wait_ready_tb) {
+		if (!p->have[cpu] || !dtl_vpa__delta(l, &v, &d)) {
 			p->have[cpu] = true;
 			*l = v;
 			continue;
 		}
-		/* yield_count steps at the yield and at the dispatch; 32 bits, so it wraps */
-		p->sum.dispatches = (uint32_t)(v.yield_count - l->yield_count) / 2;
-		p->sum.dispersions = (uint32_t)(v.dispersion_count - l->dispersion_count);
-		p->sum.steal_ticks = (v.enqueue_dispatch_tb + v.ready_enqueue_tb) -
-				     (l->enqueue_dispatch_tb + l->ready_enqueue_tb);
-		p->sum.idle_ticks = v.wait_ready_tb - l->wait_ready_tb;
+		p->sum = (struct dtl_summary){ .dispatches = d.dispatches, .dispersions = d.dispersions,
+					       .steal_ticks = d.steal_ticks, .idle_ticks = d.idle_ticks };
 		*l = v;
 		c->cpu = cpu;
 		c->summary = &p->sum;
