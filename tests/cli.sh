@@ -109,6 +109,33 @@ done
 [ "$("$DTLTOP" -r "$tmp/all.dtl" -b --format=json 2>/dev/null | head -1 | jq -r .host)" = "(none)" ] && ok ||
 	fail "the recorded host name"
 
+# --- a hostile HEADER_HOSTNAME (a newline, U+009B, a byte that is not UTF-8, a quote, a
+# comma) in a real perf.data: every output stays valid for its format's strict parser
+python3 - "$tmp/hostile.pd" <<'PY'
+import gzip, sys
+d = gzip.open("tests/data/all.perf.data.gz").read()
+i = d.find(b"(none)")
+open(sys.argv[1], "wb").write(d[:i] + b'\n\xc2\x9b\xff",' + d[i + 6:])
+PY
+for f in text csv json influx prom openmetrics; do
+	"$DTLTOP" -r "$tmp/hostile.pd" -b --format=$f -o "$tmp/h.$f" 2>/dev/null || fail "hostile host: --format=$f"
+done
+python3 - "$tmp" <<'PY' && ok || fail "a hostile host name broke an output"
+import csv, json, re, sys
+t = sys.argv[1]
+for f in ("text", "csv", "json", "influx", "prom", "openmetrics"):
+    s = open(f"{t}/h.{f}", encoding="utf-8", errors="strict").read()
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", s), f
+assert all(json.loads(l)["host"] == '???",' for l in open(f"{t}/h.json"))
+list(csv.reader(open(f"{t}/h.csv")))
+tag = r'(?:[^ ,=\\]|\\[ ,=])+'
+for l in open(f"{t}/h.influx"):
+    assert re.match(rf"^dtl,host={tag},cpu=[0-9a-z]+ \S+ [0-9]+$", l), l
+PY
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmp/h.prom" >/dev/null 2>&1 && ok || fail "hostile host: promtool"
+fi
+
 # --- -o into a FIFO writes through it, never replaces it
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/fifo.out" &
