@@ -136,6 +136,17 @@ if command -v promtool >/dev/null; then
 	promtool check metrics <"$tmp/h.prom" >/dev/null 2>&1 && ok || fail "hostile host: promtool"
 fi
 
+# --- -s +FIELD is -s FIELD, a figure's natural order (highest first, as top); -FIELD reverses
+# (the CSV's rows come in the table's order; one interval, so one run of rows)
+order() { "$DTLTOP" --sim=vcpus=16,clock=virtual --no-config -b -n 1 --csv "$@" | awk -F, 'NR > 1 && $3 != "all" { print $3 "," $8 }'; }
+order -s +steal_pct >"$tmp/plus"
+cmp -s "$tmp/plus" <(order -s steal_pct) && ok || fail "-s +steal_pct is not -s steal_pct"
+sort -t, -k2,2gr -c "$tmp/plus" && ok || fail "-s +steal_pct not highest first: $(head -3 "$tmp/plus")"
+order -s -steal_pct | sort -t, -k2,2g -c && ok || fail "-s -steal_pct not reversed"
+# --- --smooth is the TUI's: batch output is the interval's own figures, byte for byte
+cmp -s <("$DTLTOP" $SIM -b -n 3 --csv) <("$DTLTOP" $SIM -b -n 3 --csv --smooth 30) && ok ||
+	fail "--smooth changed batch output"
+
 # --- -o into a FIFO writes through it, never replaces it
 mkfifo "$tmp/fifo"
 cat "$tmp/fifo" >"$tmp/fifo.out" &

@@ -55,7 +55,13 @@ def intervals_of(body):
 def scraper(port, n, stop, stats):
     om = n % 2 == 0
     hdr = {"Accept": "application/openmetrics-text;version=1.0.0"} if om else {}
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    # each scraper a machine of the fleet: its own address (all of 127/8 is loopback),
+    # as the exporter allows one address only 16 of its 128 connections
+    src = ("127.0.%d.%d" % (1 + n // 200, 2 + n % 200), 0)
+
+    def connect():
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=src)
+    conn = connect()
     reused = False
     while not stop.is_set():
         sent = time.monotonic()
@@ -69,7 +75,7 @@ def scraper(port, n, stop, stats):
             # a keep-alive connection the server closed as idle (5 s) just as this
             # starved thread reused it: HTTP lets a client retry that, and so do we
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn = connect()
             if not reused:
                 stats["errors"].append("closed a fresh connection without response")
             reused = False
@@ -77,7 +83,7 @@ def scraper(port, n, stop, stats):
         except (OSError, http.client.HTTPException) as e:
             stats["errors"].append(repr(e))
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn = connect()
             reused = False
             continue
         if r.status == 503:     # before the first interval's end: nothing to say yet

@@ -519,6 +519,68 @@ TEST(loop_vpa_witness_counts_what_lapped_before_it_first_looked)
 					&(struct dtl_vpa){ .dtl_idx = 3, .dtl_enable_mask = 7 }), 0);
 }
 
+/* lparcfg's PURR and timebase, as the kernel counts them */
+static void lparcfg_at(const char *root, uint64_t purr, uint64_t tbr)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "partition_entitled_capacity=200\nshared_processor_mode=1\n"
+		 "capped=0\npurr=%llu\ntbr=%llu\n", (unsigned long long)purr, (unsigned long long)tbr);
+	fakeroot_puts(root, "proc/powerpc/lparcfg", text);
+}
+
+static double physc_seen[8];
+static uint64_t purr_now, tbr_now;
+
+/* After each interval the partition consumed 1, then 3, then 1 processors. */
+static int physc_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	static const unsigned int rate[] = { 3, 1, 1, 1, 1, 1, 1 };
+	struct fake_view *f = v->priv;
+
+	if (fresh && f->fresh < 7) {
+		physc_seen[f->fresh] = (m->table->all.known & DTL_KNOWN_PHYSC) ? m->table->all.physc : -1;
+		tbr_now += FAKE_TB_FREQ;
+		purr_now += rate[f->fresh] * FAKE_TB_FREQ;
+		lparcfg_at(vpa_root, purr_now, tbr_now);
+		f->fresh++;
+	}
+	return 0;
+}
+
+TEST(loop_physc_of_an_interval_is_against_the_reading_before_not_the_first)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = physc_show };
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	vpa_root = fakeroot_new();
+	purr_now = 0;
+	tbr_now = 1000 * FAKE_TB_FREQ;
+	lparcfg_at(vpa_root, purr_now, tbr_now);
+	snprintf(args, sizeof(args), "--root %s -n 3", vpa_root);
+	l = loop_on(&live_ops, args, &fv, &ops);
+	tbr_now += FAKE_TB_FREQ;	/* interval 1: one processor */
+	purr_now += FAKE_TB_FREQ;
+	lparcfg_at(vpa_root, purr_now, tbr_now);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 3);
+	CHECK_NEAR(physc_seen[0], 1.0, 1e-9);
+	CHECK_NEAR(physc_seen[1], 3.0, 1e-9);
+	CHECK_NEAR(physc_seen[2], 1.0, 1e-9);	/* not (1 + 3 + 1) / 3 since the start */
+	dtl_loop__delete(l, 0);
+	/* -C: the aggregate row is the CPUs picked, not the partition: no physc of its own */
+	snprintf(args, sizeof(args), "--root %s -n 2 -C 0", vpa_root);
+	l = loop_on(&live_ops, args, &fv, &ops);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(physc_seen[1], -1);
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
 extern const struct dtl_source_ops dtl_vpa_ops;
 
 static void vpa_counters(const char *root, unsigned int cpu, uint32_t yields, uint64_t steal,

@@ -219,3 +219,32 @@ TEST(metrics_openmetrics_only_where_accept_asks_and_does_not_refuse_it)
 	CHECK(!dtl_http__accepts_om(""));
 	CHECK(!dtl_http__accepts_om("*/*"));
 }
+
+/* Label values escaped as both formats want; ratios as ratios (0.952, not 95.2). */
+TEST(metrics_label_quotes_escaped_and_entitlement_used_a_ratio)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_table t = { 0 };
+	struct dtl_lparcfg cfg = { .present = true, .shared = true, .have_ent = true,
+				   .entitlement = 4.0 };
+	struct dtl_lpar_figs g = { .known = DTL_LPARF_PHYSC | DTL_LPARF_ENTC, .physc = 3.808,
+				   .entc_pct = 95.2 };
+	struct dtl_model m = { .table = &t, .stats = s, .source = "a\"b\\c\nd",
+			       .mask = DTL_MASK_ALL, .nr_vps = 2, .smt = 2, .nr_vcpus = 4,
+			       .intervals = 1, .lparcfg = &cfg, .lpar = &g };
+
+	for (int om = 0; om < 2; om++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		dtl_stats__end_interval(s, 1.0);
+		CHECK(dtl_metrics__write(f, &m, om) == 0);
+		fclose(f);
+		CHECK_CONTAINS(buf, "dtl_source_info{source=\"a\\\"b\\\\c\\nd\",mask=\"");
+		CHECK_CONTAINS(buf, "\nlpar_entitlement_used_ratio 0.952\n");
+		CHECK_CONTAINS(buf, "\nlpar_physc 3.808\n");
+		free(buf);
+	}
+	dtl_stats__delete(s);
+}

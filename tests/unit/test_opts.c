@@ -11,6 +11,7 @@
 
 #include "dtl/dtl.h"
 #include "opts/rows.h"
+#include "view/judge.h"
 #include "t.h"
 
 static int config(const char *text, struct dtl_opts *o, char *err, size_t errlen, char *warn)
@@ -40,6 +41,17 @@ TEST(config_sets_what_the_table_calls_settings)
 	CHECK_CONTAINS(warn, "rc:8: unknown key 'bogus'");
 	CHECK_CONTAINS(warn, "and 1 more");
 	CHECK(o.write == NULL);
+	/* a value that holds '=' itself is cut at the key's '=', the first */
+	CHECK_EQ(config("thresholds=steal_pct=50:90,lat_p99_us=7000:9000\n", &o, err, sizeof(err),
+			warn), 0);
+	{
+		char th[512];
+
+		dtl_judge__format(th, sizeof(th));
+		CHECK_CONTAINS(th, "steal_pct=50:90");
+		CHECK_CONTAINS(th, "lat_p99_us=7000:9000");
+		dtl_judge__reset();
+	}
 }
 
 TEST(config_refuses_bad_lines_naming_file_and_line)

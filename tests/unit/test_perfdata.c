@@ -400,6 +400,33 @@ TEST(perfdata_aux_flags_and_lost_records_become_gaps_where_they_happened)
 	free(im);
 }
 
+/* perf's own summary words: "N times out of M", lost (TRUNCATED) and collisions apart */
+TEST(perfdata_truncated_and_collided_aux_records_counted_out_of_all)
+{
+	struct pd_gen *g = pd_gen__new();
+	struct imported *im = malloc(sizeof(*im));
+	uint8_t chunk[48 * 5], *buf;
+	size_t len;
+
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	for (unsigned int i = 0; i < 4; i++)
+		entry(chunk + 48 * (i + 1), BOOT_TB + TB_FREQ + i, i);
+	pd_gen__auxtrace(g, 0, 0, chunk, sizeof(chunk));
+	pd_gen__aux(g, 0, 0, 48, 0x1);		/* TRUNCATED */
+	pd_gen__aux(g, 0, 48, 48, 0x1);
+	pd_gen__aux(g, 0, 96, 48, 0);
+	pd_gen__aux(g, 0, 144, 48, 0);
+	pd_gen__aux(g, 0, 192, 48, 0x8);	/* COLLISION */
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, im);
+	CHECK_EQ(im->rc, 0);
+	CHECK_CONTAINS(im->warn, "AUX data lost 2 times out of 5!");
+	CHECK_CONTAINS(im->warn, "AUX data detected collision 1 times out of 5!");
+	free(buf);
+	free(im);
+}
+
 /* The event's config is the mask it traced; the host name reaches no terminal raw. */
 TEST(perfdata_mask_from_the_event_and_host_name_sanitised)
 {

@@ -138,6 +138,21 @@ TEST(stats_vp_rows_fold_their_threads)
 	CHECK_EQ(dtl_stats__row(s, DTL_ROW_ALL, DTL_SPAN_INTERVAL, &all), 0);
 	CHECK_EQ(all.threads, 3);
 	CHECK_NEAR(all.run_pct, 100 - all.steal_pct - all.idle_pct, 1e-9);
+	/* adjacent SMT8 cores whose numbers share a 16-thread block are still two cores */
+	{
+		struct dtl_rec e = rec(500, 25, 10, 0), f = rec(600, 31, 10, 0);
+		struct dtl_row r;
+
+		dtl_stats__add(s, 0, &e);	/* 17 -> 25: cores 2 and 3 */
+		dtl_stats__add(s, 0, &f);	/* 25 -> 31: within core 3 */
+		dtl_stats__end_interval(s, 1.0);
+		CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_INTERVAL, &r), 0);
+		CHECK_EQ(r.migr_other, 1);
+		CHECK_EQ(r.migr_core, 1);
+		CHECK_EQ(dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &r), 0);
+		CHECK_EQ(r.migr_other, 2);
+		CHECK_EQ(r.migr_core, 2);
+	}
 	dtl_stats__delete(s);
 }
 

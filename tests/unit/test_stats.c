@@ -164,6 +164,17 @@ TEST(stats_totals_span_intervals_and_reset)
 	dtl_stats__reset_totals(s);
 	dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &row);
 	CHECK_EQ(row.dispatches, 0);
+	/* after the reset the totals' span starts again: 4 in 2 s is 2/s, not 4 in 4 s */
+	for (int i = 0; i < 2; i++) {
+		r.timebase = 30 + 10 * (uint64_t)i;
+		dtl_stats__add(s, 0, &r);
+		dtl_stats__add(s, 0, &r);
+		dtl_stats__end_interval(s, 1.0);
+	}
+	dtl_stats__row(s, 0, DTL_SPAN_TOTAL, &row);
+	CHECK_EQ(row.dispatches, 4);
+	CHECK_NEAR(row.interval_s, 2.0, 1e-12);
+	CHECK_NEAR(row.dispatch_per_s, 2.0, 1e-12);
 	dtl_stats__delete(s);
 }
 
