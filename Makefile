@@ -186,26 +186,30 @@ readme-screen: dtltop
 		skip = 1; next } skip && /^```$$/ { if (++n == 2) { skip = 0; print; } next } !skip' \
 		build/screen.txt README.md >build/README.new && mv build/README.new README.md
 
+# Every test script has a hard limit that kills (and lib.sh a CPU limit for each
+# command it runs): a hang fails, it does not stall CI.
+TEST_LIMIT ?= 900
+LIMIT = timeout -k 10 $(TEST_LIMIT)
 # The user-space tests only: no kernel harness, cross build or QEMU.
 check-fast: dtltop build/dtltop-san build/unit build/unit-san
-	build/unit
-	build/unit-san
-	DTLTOP=./dtltop tests/cli.sh
-	DTLTOP=build/dtltop-san tests/cli.sh
-	DTLTOP=./dtltop tests/truth.sh
-	DTLTOP=build/dtltop-san tests/truth.sh
-	DTLTOP=./dtltop tests/tui.sh
-	DTLTOP=build/dtltop-san tests/tui.sh
-	DTLTOP=./dtltop tests/triage.sh
-	DTLTOP=build/dtltop-san tests/triage.sh
-	DTLTOP=./dtltop tests/exporter.sh
-	DTLTOP=build/dtltop-san tests/exporter.sh
-	tests/exporter-load.py ./dtltop
-	DTLTOP=./dtltop tests/report.sh
-	DTLTOP=build/dtltop-san REPORT_BIG=0 tests/report.sh
-	tests/man.sh ./dtltop man/dtltop.1
-	tests/deps.sh
-	DTLTOP=./dtltop tests/style.sh
+	$(LIMIT) build/unit
+	$(LIMIT) build/unit-san
+	DTLTOP=./dtltop $(LIMIT) tests/cli.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/cli.sh
+	DTLTOP=./dtltop $(LIMIT) tests/truth.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/truth.sh
+	DTLTOP=./dtltop $(LIMIT) tests/tui.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/tui.sh
+	DTLTOP=./dtltop $(LIMIT) tests/triage.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/triage.sh
+	DTLTOP=./dtltop $(LIMIT) tests/exporter.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/exporter.sh
+	$(LIMIT) tests/exporter-load.py ./dtltop
+	DTLTOP=./dtltop $(LIMIT) tests/report.sh
+	DTLTOP=build/dtltop-san REPORT_BIG=0 $(LIMIT) tests/report.sh
+	$(LIMIT) tests/man.sh ./dtltop man/dtltop.1
+	$(LIMIT) tests/deps.sh
+	DTLTOP=./dtltop $(LIMIT) tests/style.sh
 	@echo "make check-fast: all tests passed"
 
 # Small realistic bugs put into src/, one at a time, against the fast tests

@@ -3,6 +3,9 @@
 : "${DTLTOP:=./dtltop}"
 DTLTOP=$(cd "$(dirname "$DTLTOP")" && pwd)/$(basename "$DTLTOP")
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# No command of a test may spin for ever (LeakSanitizer's exit scan of a huge heap once
+# did, 10 minutes): past 240 s of CPU the kernel ends it, and the test fails.
+ulimit -t 240
 failures=0
 pass=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }

@@ -90,6 +90,26 @@ src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (spe
 src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
 src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
+src/stats/stats.c ^ c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> core_shift == 0); ^ c->migr_core += moved & ((v->last_proc ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
+src/stats/stats.c ^ \ts->total_s = 0;\n ^  ^ after r, since-start rates over the time before the reset too
+src/loop/loop.c ^ dtl_sys__lpar_figs(&l->lparcfg_prev, &l->lparcfg, tb_freq, &l->lpar); ^ dtl_sys__lpar_figs(&l->lparcfg0, &l->lparcfg, tb_freq, &l->lpar); ^ an interval's physc is the since-start mean
+src/loop/loop.c ^ \tif (l->table.selected)\n\t\treturn; ^ \tif (0)\n\t\treturn; ^ -C: the selected row carries the partition's physc
+src/view/metrics.c ^ if (*s == '\\' || *s == '"') ^ if (*s == '\\') ^ exposition: a quote in a label value not escaped
+src/view/metrics.c ^ g->entc_pct / 100); ^ g->entc_pct); ^ exposition: entitlement used as a percentage, not a ratio
+src/loop/smooth.c ^ || !loop_interactive(l) || ^ || ^ --smooth smooths batch output too
+src/opts/config.c ^ char *eq = strchr(line, '=') ^ char *eq = strrchr(line, '=') ^ dtltoprc: a value holding '=' cut at the wrong '='
+src/opts/table.c ^ const char *name = a + (a[0] == '-' || a[0] == '+'); ^ const char *name = a + (a[0] == '-'); ^ -s +FIELD refused
+src/format/perfdata.c ^ pd->truncated, pd->aux_records); ^ pd->aux_records, pd->truncated); ^ perf.data: 'lost N times out of M' swapped
+src/loop/witness.c ^ w->base[cpu].dtl_idx = reg; ^ (void)reg; ^ debugfs: entries lapped before the first VPA read not counted lost
+src/dtl/dtl.c ^ (cp >= 0x7f && cp <= 0x9f) ^ cp == 0x7f ^ a C1 control (U+009B, a CSI) reaches the terminal
+src/format/record.c ^ \tdtl_sanitize(m->host);\n ^  ^ a newline in a perf.data host name injects recording header keys
+src/loop/loop.c ^ dtl_source__recorded(l->src) ? "" : l->host; ^ l->host; ^ a replay shows this machine's host name
+src/opts/parse.c ^ (o->batch || o->output || o->have_format || o->report) ^ (o->batch && o->output) ^ --listen swallows --format=csv
+src/opts/config.c ^ strcmp(r->name, "listen") == 0 || ^ 0 || ^ listen= in dtltoprc makes every run an exporter
+src/opts/save.c ^ if (!f && errno != ENOENT) { ^ if (0) { ^ W writes over a dtltoprc it could not read
+src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile says dtl_up 1 with frozen counters
+src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 still gets OpenMetrics
+src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask
 EOF
 )
 
@@ -121,12 +141,14 @@ link() {
 }
 link || exit 1
 fast_tests() {
-	timeout 120 build/unit >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout 300 tests/cli.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout 300 tests/truth.sh >/dev/null 2>&1 &&
-		timeout 120 tests/man.sh ./dtltop man/dtltop.1 >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout 300 tests/tui.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout 300 tests/report.sh >/dev/null 2>&1
+	timeout -k 5 120 build/unit >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout -k 5 300 tests/cli.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout -k 5 300 tests/truth.sh >/dev/null 2>&1 &&
+		timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout -k 5 300 tests/tui.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout -k 5 300 tests/report.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout -k 5 300 tests/exporter.sh >/dev/null 2>&1 &&
+		DTLTOP=./dtltop timeout -k 5 300 tests/triage.sh >/dev/null 2>&1
 }
 fast_tests </dev/null || { echo "mutants.sh: the tests fail on the unmutated tree" >&2; exit 1; }
 

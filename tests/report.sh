@@ -103,7 +103,7 @@ fi
 if [ "${REPORT_BROWSER:-1}" = 0 ]; then
 	:	# the mutants' quick run
 elif command -v "$CHROMIUM" >/dev/null 2>&1; then
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	timeout -k 5 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
 		--enable-logging=stderr --v=0 --screenshot="$tmp/r.png" --window-size=1400,2400 \
 		"file://$tmp/r.html" >/dev/null 2>"$tmp/chromium.log"
 	python3 - "$tmp/r.png" >"$tmp/png" 2>&1 <<'EOF' && ok || fail "screenshot: $(cat "$tmp/png")"

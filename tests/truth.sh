@@ -163,11 +163,11 @@ printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$dbg/proc/cpuinfo"
 
 # --- files that never end, and FIFOs, under --root do not hang dtltop
 ln -sf /dev/zero "$dbg/sys/kernel/debug/powerpc/dtl/cpu-0"
-timeout 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 2 -d 0.1 --csv >"$tmp/zero.csv" 2>&1
+timeout -k 5 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 2 -d 0.1 --csv >"$tmp/zero.csv" 2>&1
 rc=$?
 [ $rc -eq 0 ] && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3 == "0" && $c["bad"] > 0 { n++ } END { exit !n }' "$tmp/zero.csv" && ok \
 	|| fail "debugfs cpu-0 -> /dev/zero: exit $rc"
-timeout 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -d 1 >/dev/null 2>&1 &
+timeout -k 5 20 "$DTLTOP" --source=debugfs --root "$dbg" -b -d 1 >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
 kill -TERM $pid
@@ -180,7 +180,7 @@ for f in proc/cpuinfo proc/powerpc/lparcfg sys/devices/system/cpu/online; do
 	mkdir -p "$(dirname "$dbg/$f")"
 	mv "$dbg/$f" "$dbg/$f.keep" 2>/dev/null
 	mkfifo "$dbg/$f"
-	timeout 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 >/dev/null 2>&1
+	timeout -k 5 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 >/dev/null 2>&1
 	[ $? -ne 124 ] && ok || fail "a FIFO at $f hangs dtltop"
 	rm "$dbg/$f"
 	mv "$dbg/$f.keep" "$dbg/$f" 2>/dev/null
@@ -189,7 +189,7 @@ done
 # a device is not a file: lparcfg pointing at /dev/urandom is refused, not parsed
 mkdir -p "$dbg/proc/powerpc"
 ln -sf /dev/urandom "$dbg/proc/powerpc/lparcfg"
-timeout 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 2>/dev/null | grep -q '^LPAR' \
+timeout -k 5 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 2>/dev/null | grep -q '^LPAR' \
 	&& fail "a device at proc/powerpc/lparcfg was parsed" || ok
 rm "$dbg/proc/powerpc/lparcfg"
 

@@ -21,11 +21,11 @@ perf=$(tests/interop/perf-build.sh) || die "upstream perf did not build"
 if [ "$upstream" = 1 ]; then
 	KVER=7.3 tests/qemu/kernel.sh >/dev/null || die "the 7.3 tree did not build"
 	vmlinux=$(KVER=7.3 KBUILD_SUFFIX=-upstream VPA_DTL_SRC=build/qemu/linux-source-7.3/.upstream-vpa-dtl.c \
-		timeout 1500 tests/qemu/kernel.sh) || die "the kernel with upstream's driver did not build"
+		timeout -k 5 1500 tests/qemu/kernel.sh) || die "the kernel with upstream's driver did not build"
 	# the tree is shared: put our driver back for the next build
 	KVER=7.3 tests/qemu/kernel.sh >/dev/null 2>&1
 else
-	vmlinux=$(KVER=7.3 timeout 1500 tests/qemu/kernel.sh) || die "the 7.3 test kernel did not build"
+	vmlinux=$(KVER=7.3 timeout -k 5 1500 tests/qemu/kernel.sh) || die "the 7.3 test kernel did not build"
 fi
 make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
 bb=build/qemu/busybox

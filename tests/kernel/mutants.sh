@@ -22,7 +22,7 @@ mutant() {
 		tests/unit/main.c src/dtl/aux.c; then
 		echo "FAIL: mutant '$name' does not build"; fails=$((fails + 1)); return
 	fi
-	if timeout 60 "$out/$name" >"$out/$name.log" 2>&1; then
+	if timeout -k 5 60 "$out/$name" >"$out/$name.log" 2>&1; then
 		echo "FAIL: upstream defect '$name' survives the harness"; fails=$((fails + 1))
 	else
 		echo "ok: upstream defect '$name' is caught ($(grep -c '^FAIL' "$out/$name.log") tests fail)"

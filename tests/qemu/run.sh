@@ -23,7 +23,7 @@ for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
 done
 
-vmlinux=$(KVER=$kver timeout 1500 tests/qemu/kernel.sh) || die "the test kernel did not build (or took over 25 minutes)"
+vmlinux=$(KVER=$kver timeout -k 5 1500 tests/qemu/kernel.sh) || die "the test kernel did not build (or took over 25 minutes)"
 make -s build/ppc64le/dtltop || die "dtltop did not cross-build"
 mkdir -p "$top"
 powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/cycle" tests/qemu/cycle.c ||
