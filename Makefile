@@ -215,7 +215,7 @@ check-fast: dtltop build/dtltop-san build/unit build/unit-san
 # Small realistic bugs put into src/, one at a time, against the fast tests
 # (tests/mutants.sh; MUTANT=pattern runs those whose description matches).
 mutants: dtltop
-	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
+	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS) $(HTTP_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
 
 bench: dtltop build/bench
 	build/bench ./dtltop $(ONLY)
