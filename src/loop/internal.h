@@ -83,6 +83,8 @@ void loop_smooth(struct dtl_loop *l, bool fresh);
 void loop_smooth_free(struct dtl_loop *l);
 
 /* witness.c: the VPA as a second witness */
+/* The host the figures are of: the source's, or for a live one this machine's. */
+const char *loop_host(const struct dtl_loop *l);
 void loop_witness_open(struct dtl_loop *l);
 void loop_witness_close(struct dtl_loop *l);
 void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c);

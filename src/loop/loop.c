@@ -161,6 +161,14 @@ static void lpar_row(struct dtl_loop *l)
 	r->app = f->app;
 }
 
+/* A replay's host is the recorded machine's, or unknown: never this one's. */
+const char *loop_host(const struct dtl_loop *l)
+{
+	if (dtl_source__host(l->src))
+		return dtl_source__host(l->src);
+	return dtl_source__recorded(l->src) ? "" : l->host;
+}
+
 static void build_model(struct dtl_loop *l)
 {
 	struct dtl_model *m = &l->model;
@@ -170,9 +178,7 @@ static void build_model(struct dtl_loop *l)
 	m->stats = l->stats;
 	m->intervals = dtl_stats__intervals(l->stats);
 	m->hist_by = l->o.hist_by;
-	/* a replay's host is the recorded machine's, or unknown: never this one's */
-	m->host = dtl_source__host(l->src) ? dtl_source__host(l->src) :
-		  dtl_source__recorded(l->src) ? "" : l->host;
+	m->host = loop_host(l);
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);
 	m->mask = dtl_source__mask(l->src);

@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../version.h"
 #include "internal.h"
@@ -18,10 +17,7 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	memset(&m, 0, sizeof(m));
 	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "%s", DTLTOP_VERSION);
 	/* -r X -w Y: Y names the machine X was recorded on (or none), not this one */
-	if (dtl_source__recorded(l->src))
-		snprintf(m.host, sizeof(m.host), "%s", dtl_source__host(l->src) ? dtl_source__host(l->src) : "");
-	else
-		gethostname(m.host, sizeof(m.host) - 1);
+	snprintf(m.host, sizeof(m.host), "%s", loop_host(l));
 	snprintf(m.source, sizeof(m.source), "%s", dtl_source__name(l->src));
 	snprintf(m.detail, sizeof(m.detail), "%s", dtl_source__detail(l->src));
 	m.tb_freq = dtl_source__tb_freq(l->src);

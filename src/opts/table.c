@@ -101,7 +101,6 @@ static int set_cpu(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	return dtl_cpuset__parse(&o->src.cpus, a, err, errlen);
 }
 
-/* The column is looked up once all options are in (see finish()). */
 /* Checked here, not at the end: a bad sort= in dtltoprc is then named by file and line. */
 static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
