@@ -212,7 +212,7 @@ grep -q '^all: 0 dispatch cycles .*(VPA counters, no DTL: latency, reasons and f
 jq -e . "$tmp/f.json" >/dev/null && ok || fail "json: not JSON Lines"
 [ "$(wc -l <"$tmp/f.json")" -eq "$(($(wc -l <"$tmp/f.csv") - 1))" ] && ok || fail "json: a line per CSV row"
 # every field equal to the CSV's (numbers as numbers, null where the CSV is empty)
-jq -r '[to_entries[] | select(.key != "host") | .value // ""] | @tsv' "$tmp/f.json" |
+jq -r '[to_entries[] | select(.key != "host" and .key != "verdict" and .key != "why") | .value // ""] | @tsv' "$tmp/f.json" |
 	paste -d'\t' - <(tail -n +2 "$tmp/f.csv" | tr ',' '\t') | awk -F'\t' '
 	{ h = NF / 2; for (i = 1; i <= h; i++) { a = $i; b = $(i + h)
 		if (a == b || (a ~ /^-?[0-9.]+$/ && b ~ /^-?[0-9.]+$/ && a - b < 1e-9 && b - a < 1e-9)) continue
@@ -345,5 +345,29 @@ XDG_CONFIG_HOME=$tmp/xdg "$DTLTOP" $SIM -b -n 1 --no-config 2>/dev/null | grep -
 printf 'delay=0\n' >"$tmp/bad.rc"
 expect_error "bad dtltoprc value" "$tmp/bad.rc:1: " --config "$tmp/bad.rc" $SIM -b -n 1
 expect_error "missing --config file" "$tmp/none.rc" --config "$tmp/none.rc" $SIM -b -n 1
+
+# --- the verdict in words, against the simulator's ground truth: each
+# scenario's cause in the JSON field, the text's "why:" line and the exposition
+verdict() {
+	local want=$1 words=$2 sim=$3 got
+	got=$("$DTLTOP" --sim="$sim,clock=virtual" --no-config -b -n 3 --format=json | tail -1)
+	grep -q "\"verdict\":\"$want\"" <<<"$got" && grep -q "$words" <<<"$got" && ok \
+		|| fail "--sim=$sim: want $want ($words), got $(grep -o '"verdict.*' <<<"$got")"
+	"$DTLTOP" --sim="$sim,clock=virtual" --no-config -b -n 3 | grep "^why: " | tail -1 \
+		| grep -q "$words" && ok || fail "--sim=$sim: no 'why: $words' in the text"
+	"$DTLTOP" --sim="$sim,clock=virtual" --no-config -b -n 2 --format=prom \
+		| grep -qx "lpar_verdict{verdict=\"$want\"} 1" && ok || fail "--sim=$sim: exposition"
+}
+verdict capped "capped at its entitlement (4.00): pool has 24.0 idle" \
+	vps=8,ent=4,capped=1,load=0.7,pool=32,other=4
+verdict starved "starved by the shared pool (0.00 idle of 32)" vps=8,ent=4,load=0.7,pool=32,other=32
+verdict not_limited "not limited by the hypervisor" vps=8,ent=4,load=0.05,pool=32,other=4
+verdict borrowing "borrowing 2.5[0-9] above entitlement (2.00)" vps=8,ent=2,load=0.1,pool=32,other=4
+verdict vp_limited "uses 4.00 of 4" vps=4,ent=2,load=0.9,pool=32,other=4
+verdict dedicated "dedicated processors, no pool" vps=2,dedicated=1
+verdict donating "donating idle cycles" vps=2,donating=1
+"$DTLTOP" --sim=dedicated=1,clock=virtual --no-config -b -n 2 | grep -q "^LPAR dedicated  procs 2" \
+	&& ok || fail "a dedicated LPAR's line"
+expect_error "pool with dedicated" "pool= is for shared processors" --sim=dedicated=1,pool=4 -b -n 1
 
 finish

@@ -197,6 +197,10 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 			cfg->have_ent = true;
 		} else if (key_u64(p, "shared_processor_mode", &v)) {
 			cfg->shared = v != 0;
+			cfg->have_mode = true;
+		} else if (key_u64(p, "DedDonMode", &v)) {
+			/* from the system parameter string, where lparstat reads it too */
+			cfg->donating = v != 0;
 		} else if (key_u64(p, "capped", &v)) {
 			cfg->capped = v != 0;
 		} else if (key_u64(p, "partition_active_processors", &v) && v < 1u << 20) {

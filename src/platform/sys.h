@@ -16,6 +16,8 @@
 struct dtl_lparcfg {
 	bool present;
 	bool shared;		/* shared_processor_mode=1 */
+	bool have_mode;		/* shared_processor_mode was there: shared is known */
+	bool donating;		/* DedDonMode=1: dedicated, donating idle cycles */
 	bool capped;
 	bool have_ent, have_vps, have_pool, have_dispatches;
 	bool have_purr, have_tbr, have_pool_idle, have_weight, have_rg;

@@ -80,6 +80,10 @@ static const struct simkey {
 	  "physical processors in the shared pool (default 2 x ent)" },
 	{ "capped", offsetof(struct dtl_sim_params, capped), 0, 1, true, yesno,
 	  "0 uncapped (default), 1 capped: ent per 10 ms dispatch wheel at most" },
+	{ "dedicated", offsetof(struct dtl_sim_params, dedicated), 0, 1, true, yesno,
+	  "1: dedicated processors, no pool (pool, other, capped, ent do not apply)" },
+	{ "donating", offsetof(struct dtl_sim_params, donating), 0, 1, true, yesno,
+	  "1: dedicated, donating idle cycles to the pool (wake-ups wait a little)" },
 	{ "weight", offsetof(struct dtl_sim_params, weight), 0, 255, true, NULL,
 	  "uncapped weight, the share of idle pool capacity (default 128)" },
 	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false, NULL,
@@ -111,7 +115,7 @@ void dtl_sim__keys(FILE *f)
 			snprintf(range, sizeof(range), "%s|%s", keys[i].words[0], keys[i].words[1]);
 		else
 			snprintf(range, sizeof(range), "%g..%g", keys[i].min, keys[i].max);
-		fprintf(f, "%-7s %-14s %s\n", keys[i].key, range, keys[i].help);
+		fprintf(f, "%-9s %-14s %s\n", keys[i].key, range, keys[i].help);
 	}
 }
 
@@ -216,6 +220,22 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 		p->vcpus = p->vps * p->smt;
 	}
 	p->vps = (p->vcpus + p->smt - 1) / p->smt;
+	p->dedicated |= p->donating;
+	if (p->dedicated) {
+		/* its own processors: nothing to share, cap or be entitled to */
+		static const char *const shared_only[] = { "ent", "pool", "other", "capped", "weight" };
+
+		for (size_t i = 0; i < sizeof(shared_only) / sizeof(shared_only[0]); i++)
+			if (given_key(given, shared_only[i])) {
+				snprintf(err, errlen, "bad --sim: %s= is for shared processors, not "
+					 "with dedicated=1", shared_only[i]);
+				return -1;
+			}
+		p->ent = p->vps;
+		p->pool = p->vps;
+		p->other = 0;
+		return 0;
+	}
 	if (!given_key(given, "ent"))
 		p->ent = p->vps / 2.0;
 	if (!given_key(given, "pool"))
@@ -394,6 +414,9 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 		if (rnd01(&v->rng) < s->p_preempt)
 			e2d += rnd_exp(&v->rng, s->wait_ticks / 2);
 		e2d += wheel_wait(s, t + w2r + r2e + e2d);
+		/* a donated processor may be running another partition when we wake */
+		if (s->p.donating && pre == 2)
+			e2d += rnd_exp(&v->rng, 20.0 * (double)tb_us);
 	}
 	v->run += t - t0;
 	v->cycles++;
@@ -452,6 +475,18 @@ static void sim_lparcfg(struct dtl_source *src, struct sim *s)
 		s->lp_pool_idle += (uint64_t)(idle * (double)dt);
 	}
 	s->lp_tb = tb;
+	if (s->p.dedicated) {
+		/* what pseries' lparcfg.c writes without SPLPAR: no pool, no weight */
+		snprintf(s->lparcfg, sizeof(s->lparcfg),
+			 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
+			 "DedDonMode=%d\npartition_entitled_capacity=%u\ncapped=0\ndispatches=%" PRIu64
+			 "\npurr=%" PRIu64 "\npartition_active_processors=%u\n"
+			 "partition_potential_processors=%u\nshared_processor_mode=0\ntbr=%" PRIu64
+			 "\n", s->p.donating, s->p.vps * 100, 2 * cycles, s->lp_purr, s->p.vps,
+			 s->p.vps, tb);
+		src->lparcfg = s->lparcfg;
+		return;
+	}
 	snprintf(s->lparcfg, sizeof(s->lparcfg),
 		 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
 		 "partition_entitled_capacity=%u\npool=0\npool_capacity=%u\nunallocated_capacity_weight=0\n"

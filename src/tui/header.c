@@ -34,7 +34,8 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char
 	const struct dtl_row *a = &m->table->all;
 	char mask[32], partial[64], gaps[48] = "", cpus[64], witness[64] = "", clk[48];
 	char p50[16], p99[16], mx[16], idle[16], smooth[32] = "";
-	int n = 0;
+	struct dtl_verdict verdict;
+	int n = 0, len;
 
 	(void)t;
 	dtl_mask__format(m->mask, mask, sizeof(mask));
@@ -72,7 +73,10 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char
 	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
 	if (dtl_model__lpar(m, out[n], 600))
 		snprintf(out[n] + strlen(out[n]), 40, " (DTL %.0f)", a->dispatch_per_s), n++;
-	dtl_judge__summary(m->table, out[n++], 640);
+	/* the answer in words first: what limits the partition, then how much */
+	dtl_model__verdict(m, &verdict);
+	len = snprintf(out[n], 640, "%s; ", verdict.text);
+	dtl_judge__summary(m->table, out[n] + len, 640 - (size_t)len), n++;
 	if (m->table->n > 1)
 		dtl_judge__spread(m->table, out[n++], 640);
 	return n;

@@ -50,6 +50,14 @@ static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r
 		else
 			fputs(cell, f);
 	}
+	if (r == &m->table->all) {
+		/* the partition's row carries the answer in words */
+		struct dtl_verdict v;
+
+		dtl_model__verdict(m, &v);
+		fprintf(f, ",\"verdict\":\"%s\",\"why\":", dtl_verdict__name(v.kind));
+		json_string(f, v.text);
+	}
 	fputs("}\n", f);
 }
 

@@ -284,6 +284,24 @@ static void lpar(FILE *f, bool om, const struct dtl_model *m)
 		      "Idle processors of the pool over the last interval (lparstat's app).", g->app);
 }
 
+/*
+ * The verdict as one series per kind, 1 for the current one: a state set,
+ * written as a gauge so the 0.0.4 format and Prometheus read it alike.
+ */
+static void verdict(FILE *f, bool om, const struct dtl_model *m)
+{
+	struct dtl_verdict v;
+
+	if (!m->lparcfg || !m->lparcfg->present || !m->table)
+		return;
+	dtl_model__verdict(m, &v);
+	family(f, om, "lpar_verdict", GAUGE, NULL,
+	       "1 for what limits the partition in the last interval (man dtltop, VERDICT).");
+	for (int k = 0; k < DTL_VERDICT__N; k++)
+		fprintf(f, "lpar_verdict{verdict=\"%s\"} %d\n",
+			dtl_verdict__name((enum dtl_verdict_kind)k), k == (int)v.kind);
+}
+
 int dtl_metrics__write(FILE *f, const struct dtl_model *m, bool om)
 {
 	if (dtl_metrics__families(f, m, om))
@@ -328,6 +346,7 @@ int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
 	}
 	losses(f, om, &rs);
 	lpar(f, om, m);
+	verdict(f, om, m);
 	free(rs.r);
 	return 0;
 }

@@ -59,12 +59,25 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 		snprintf(weight, sizeof(weight), " weight %u", l->weight);
 	if (l->have_rg)
 		snprintf(rg, sizeof(rg), "  group %u (%u procs)", l->rg_number, l->rg_procs);
-	snprintf(buf, len, "LPAR ent %.2f  %s %s%s  VPs %u  pool %.2f%s  physc %s  entc %s  app %s  "
-		 "disp/s %s", l->entitlement, l->shared ? "shared" : "dedicated",
+	if (l->have_mode && !l->shared) {
+		/* no pool, no cap: what lparstat shows of a dedicated partition */
+		snprintf(buf, len, "LPAR dedicated%s  procs %u  physc %s  disp/s %s",
+			 l->donating ? " donating" : "", l->active_vps,
+			 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
+			 fig(d, sizeof(d), f, DTL_LPARF_DISP, f ? f->disp_per_s : 0, 0, ""));
+		return 1;
+	}
+	snprintf(buf, len, "LPAR ent %.2f  shared %s%s  VPs %u  pool %.2f%s  physc %s  entc %s  app %s  "
+		 "disp/s %s", l->entitlement,
 		 l->capped ? "capped" : "uncapped", weight, l->active_vps, l->pool_capacity, rg,
 		 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
 		 fig(b, sizeof(b), f, DTL_LPARF_ENTC, f ? f->entc_pct : 0, 1, "%"),
 		 fig(c, sizeof(c), f, DTL_LPARF_APP, f ? f->app : 0, 2, ""),
 		 fig(d, sizeof(d), f, DTL_LPARF_DISP, f ? f->disp_per_s : 0, 0, ""));
 	return 1;
+}
+
+void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v)
+{
+	dtl_verdict__judge(m->lparcfg, m->lpar, &m->table->all, v);
 }

@@ -11,6 +11,7 @@
 
 #include "../platform/sys.h"
 #include "table.h"
+#include "verdict.h"
 
 /* The latency histogram's series in an exposition: bounded by default. */
 enum dtl_hist_by { DTL_HIST_BY_VP, DTL_HIST_BY_PARTITION, DTL_HIST_BY_CPU };
@@ -50,6 +51,8 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
  * "VPA steal +0.4%": the DTL's steal against the VPA's counters, and
  * " (DTL and VPA disagree)" past 1 %; 0 where the VPA was not read.
  */
+/* What limits the partition, in words (verdict.h); on every view. */
+void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v);
 int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len);
 
 #endif

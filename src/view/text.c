@@ -74,13 +74,16 @@ heading:
 
 static void text_interval(FILE *f, const struct dtl_model *m)
 {
-	char title[512], lpar[256];
+	char title[768], lpar[256];
+	struct dtl_verdict v;
 	int len;
 
 	dtl_model__title(m, title, sizeof(title));
 	len = (int)strlen(title);
 	if (dtl_model__lpar(m, lpar, sizeof(lpar)))
-		snprintf(title + len, sizeof(title) - (size_t)len, "\n%s", lpar);
+		len += snprintf(title + len, sizeof(title) - (size_t)len, "\n%s", lpar);
+	dtl_model__verdict(m, &v);
+	snprintf(title + len, sizeof(title) - (size_t)len, "\nwhy: %s", v.text);
 	dtl_text__table(f, m->table, title);
 }
 

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The report's pure parts: downsampling, scales, ticks, colours, PNG. */
+/* The report's pure parts: downsampling, scales, ticks, colours, PNG; the page's facts. */
 #include "t.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include "dtl/dtl.h"
+#include "stats/stats.h"
 #include "view/report/png.h"
+#include "view/report/report.h"
 #include "view/report/scale.h"
 
 TEST(report_downsample_keeps_min_mean_max_and_covers_every_interval)
@@ -134,4 +139,61 @@ TEST(report_png_is_a_valid_indexed_image_that_inflates_to_its_pixels)
 	CHECK(memcmp(raw, "\0\0\1\2\0\2\1\0", 8) == 0);	/* filter byte, then the row */
 	free(png);
 	CHECK(dtl_png__indexed(pix, 0, 2, (const uint8_t (*)[3])pal, 3, &len) == NULL);
+}
+
+/* A replay at --speed max paces at 1 us: the page gives the data's interval. */
+TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
+{
+	char path[] = "/tmp/dtltop-report-XXXXXX";
+	struct dtl_stats *st = dtl_stats__new(2, 512000000);
+	struct dtl_lparcfg cfg = { .present = true, .have_mode = true, .shared = true,
+				   .capped = true, .have_ent = true, .entitlement = 1 };
+	struct dtl_lpar_figs figs = { .known = DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP,
+				      .physc = 1, .entc_pct = 100, .app = 3 };
+	struct dtl_table t = { 0 };
+	struct dtl_model m = { .table = &t, .stats = st, .interval_s = 1e-6, .source = "replay",
+			       .detail = "", .lparcfg = &cfg, .lpar = &figs };
+	struct dtl_view *v;
+	char *html;
+	size_t len = 0, narrow = 0;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	close(fd);
+	v = dtl_report__open(path, NULL);
+	CHECK(v != NULL);
+	for (int i = 0; i < 10; i++) {
+		t.ts_ns = 1735689600000000000ull + (uint64_t)(i + 1) * 1000000000ull;
+		t.all.interval_s = 1;
+		t.all.steal_pct = 40, t.all.run_pct = 40;
+		t.all.known = DTL_KNOWN_PHYSC | DTL_KNOWN_APP, t.all.physc = 1, t.all.app = 3;
+		t.all.mask = i >= 6 ? DTL_MASK_PREEMPT | DTL_MASK_FAULT : DTL_MASK_ALL;
+		v->ops->show(v, &m, true);
+	}
+	CHECK_EQ(dtl_report__close(v, 0), 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	html = calloc(1, 1 << 20);
+	len = fread(html, 1, (1 << 20) - 1, f);
+	fclose(f);
+	unlink(path);
+	CHECK(len > 0);
+	CHECK_CONTAINS(html, "10 intervals of 1 s");
+	CHECK_CONTAINS(html, "4 of 10 intervals traced only preempt,fault");
+	CHECK_CONTAINS(html, "all in 6 of 10 intervals");
+	CHECK(!strstr(html, "missing from every figure"));	/* all was traced in 6 */
+	CHECK_CONTAINS(html, "why: capped at its entitlement (1.00): pool has 3.0 idle "
+			     "(10 of 10 intervals");
+	CHECK_CONTAINS(html, "data-series=\"pool idle (app)\"");
+	/* every time chart shades intervals 7 to 10, and only those */
+	for (const char *p = html; (p = strstr(p, "class=\"narrow\" data-interval=\"")); p++) {
+		int i = atoi(p + 30);
+
+		CHECK(i >= 7 && i <= 10);
+		narrow++;
+	}
+	CHECK(narrow >= 4 * 5);
+	free(html);
+	dtl_stats__delete(st);
 }

@@ -146,8 +146,30 @@ static void y_axis(struct rp_chart *c, int top, int bottom, size_t max)
 		c->ml, c->ml, top, bottom);
 }
 
+/*
+ * Intervals traced with a narrower event mask, shaded from top to bottom:
+ * their figures leave events out, so a drop there is not a real one.
+ */
+static void narrow_bands(struct rp_chart *c, int top, int bottom)
+{
+	const struct rp *r = c->r;
+
+	for (size_t i = 0; i < r->n; i++) {
+		double x0, x1;
+
+		if (!rp_narrow(r, i))
+			continue;
+		x0 = dtl_scale__map(&c->x, r->t[i] - r->interval_s - rp_t0(r));
+		x1 = dtl_scale__map(&c->x, r->t[i] - rp_t0(r));
+		fprintf(c->f, "<rect class=\"narrow\" data-interval=\"%zu\" x=\"%.1f\" y=\"%d\" "
+			"width=\"%.1f\" height=\"%d\"/>\n", i + 1, x0, top, x1 - x0 < 1 ? 1 : x1 - x0,
+			bottom - top);
+	}
+}
+
 void rp_chart__axes(struct rp_chart *c)
 {
+	narrow_bands(c, RP_MT, RP_MT + c->h);
 	y_axis(c, RP_MT, RP_MT + c->h, 6);
 	x_axis(c, RP_MT + c->h, true);
 	fprintf(c->f, "<text class=\"yl\" transform=\"translate(14 %d) rotate(-90)\">",
@@ -158,6 +180,7 @@ void rp_chart__axes(struct rp_chart *c)
 
 void rp_chart__axes_x(struct rp_chart *c)
 {
+	narrow_bands(c, RP_MT, RP_MT + c->h);
 	x_axis(c, RP_MT + c->h, true);
 }
 
@@ -165,6 +188,7 @@ void rp_chart__small_axes(struct rp_chart *c, double smax, double p0, double p1)
 {
 	int top2 = RP_MT + c->h + 14;
 
+	narrow_bands(c, RP_MT, top2 + c->h);
 	c->y = (struct dtl_scale){ 0, smax, RP_MT + c->h, RP_MT, false };
 	y_axis(c, RP_MT, RP_MT + c->h, 3);
 	c->y = (struct dtl_scale){ p0, p1, top2 + c->h, top2, true };
@@ -238,6 +262,14 @@ void rp_chart__legend(struct rp_chart *c, int i, const char *name, const char *c
 void rp_chart__note(struct rp_chart *c)
 {
 	size_t per = c->r->n / (c->nb ? c->nb : 1);
+	bool narrow = false;
+
+	for (size_t i = 0; i < c->r->n && !narrow; i++)
+		narrow = rp_narrow(c->r, i);
+	if (narrow)
+		fprintf(c->f, "<text class=\"note\" x=\"%d\" y=\"%d\">shaded: traced with a "
+			"narrower event mask, those events left out</text>\n", c->ml + 4,
+			RP_MT + (c->r->n > RP_COLS ? 24 : 10));
 
 	if (c->r->n > RP_COLS)
 		fprintf(c->f, "<text class=\"note\" x=\"%d\" y=\"%d\">downsampled: each point is the "

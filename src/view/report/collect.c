@@ -39,6 +39,8 @@ static bool grow(struct rp *r)
 		GROW(r->preempt[i], cap);
 	for (int i = 0; i <= DTL_N_DISPATCH; i++)
 		GROW(r->dispatch[i], cap);
+	GROW(r->imask, cap);
+	GROW(r->verdict, cap);
 	GROW(r->steal, cap * r->nrows);
 	GROW(r->p99, cap * r->nrows);
 #undef GROW
@@ -76,7 +78,6 @@ static void keep_facts(struct rp *r, const struct dtl_model *m)
 	r->smt = m->smt;
 	if (m->lparcfg)
 		r->lparcfg = *m->lparcfg;
-	r->interval_s = m->interval_s;
 	r->have_total = dtl_stats__row(m->stats, DTL_ROW_ALL, DTL_SPAN_TOTAL, &r->total) == 0;
 }
 
@@ -86,7 +87,11 @@ static void keep(struct rp *r, const struct dtl_model *m)
 	size_t i = r->n;
 	double per_s = a->interval_s > 0 ? 1 / a->interval_s : 0;
 	bool dtl = a->known & DTL_KNOWN_DTL;
+	struct dtl_verdict v;
 
+	/* the data's interval, not the pace of a replay at --speed max */
+	if (!i)
+		r->interval_s = a->interval_s;
 	r->t[i] = (double)m->table->ts_ns / 1e9;
 	r->s[RP_STEAL][i] = a->steal_pct;
 	r->s[RP_IDLE][i] = a->idle_pct;
@@ -96,6 +101,7 @@ static void keep(struct rp *r, const struct dtl_model *m)
 	r->s[RP_MAX][i] = dtl && a->dispatches ? a->lat_max_us : NAN;
 	r->s[RP_PHYSC][i] = known(a, DTL_KNOWN_PHYSC, a->physc);
 	r->s[RP_ENT][i] = m->lparcfg && m->lparcfg->have_ent ? m->lparcfg->entitlement : NAN;
+	r->s[RP_APP][i] = known(a, DTL_KNOWN_APP, a->app);
 	r->s[RP_LOST][i] = (double)a->lost;
 	r->s[RP_GAPS][i] = (double)a->gaps;
 	for (int k = 0; k <= DTL_N_PREEMPT; k++)
@@ -103,6 +109,11 @@ static void keep(struct rp *r, const struct dtl_model *m)
 	for (int k = 0; k <= DTL_N_DISPATCH; k++)
 		r->dispatch[k][i] = dtl ? (double)a->dispatch[k] * per_s : NAN;
 	r->mask = i ? r->mask & a->mask : a->mask;
+	r->mask_any = i ? r->mask_any | a->mask : a->mask;
+	r->imask[i] = a->mask;
+	dtl_model__verdict(m, &v);
+	r->verdict[i] = (uint8_t)v.kind;
+	memcpy(r->why[v.kind], v.text, sizeof(v.text));
 	for (unsigned int k = 0; k < r->nrows; k++) {
 		struct dtl_row w;
 		int ok = r->by_vp ? dtl_stats__vp_row(m->stats, r->row_id[k], DTL_SPAN_INTERVAL, &w)
@@ -212,6 +223,8 @@ static void rp_free(struct rp *r)
 	free(r->row_id);
 	free(r->steal);
 	free(r->p99);
+	free(r->imask);
+	free(r->verdict);
 }
 
 int dtl_report__close(struct dtl_view *v, int rc)

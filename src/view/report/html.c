@@ -26,7 +26,7 @@ static const char css[] =
 	".grid line,line.grid{stroke:#ddd}.axis{stroke:#444}"
 	".line{fill:none;stroke-width:1.6}.dash{stroke-dasharray:6 3}"
 	".band{opacity:.22;stroke:none}.area{stroke:#fff;stroke-width:.3}"
-	".mark{fill:#d55e00}@media print{figure{break-inside:avoid}}";
+	".mark{fill:#d55e00}.narrow{fill:#bbb;opacity:.35}@media print{figure{break-inside:avoid}}";
 
 /* The mean of row k's known steal over the span, in %; NaN if never known. */
 static double row_mean(const struct rp *r, unsigned int k)
@@ -91,7 +91,17 @@ static void facts(FILE *f, const struct rp *r)
 	rp_esc(f, r->source);
 	fputc(' ', f);
 	rp_esc(f, r->detail);
-	fprintf(f, "</td></tr>\n<tr><td>Event mask</td><td>%s</td></tr>\n", mask);
+	fprintf(f, "</td></tr>\n<tr><td>Event mask</td><td>%s", mask);
+	if (r->mask != r->mask_any) {
+		size_t wide = 0;
+
+		for (size_t i = 0; i < r->n; i++)
+			wide += !rp_narrow(r, i);
+		dtl_mask__format(r->mask_any, mask, sizeof(mask));
+		fprintf(f, " throughout; %s in %zu of %zu intervals (the others shaded on every "
+			"chart)", mask, wide, r->n);
+	}
+	fputs("</td></tr>\n", f);
 	fprintf(f, "<tr><td>Span</td><td>%s to %s: %s, %zu intervals of %g s</td></tr>\n", a, b,
 		d, r->n, r->interval_s);
 	if (r->nr_vps)
@@ -100,15 +110,42 @@ static void facts(FILE *f, const struct rp *r)
 	else
 		fprintf(f, "<tr><td>CPUs</td><td>%u (which are threads of one VP: unknown)</td></tr>\n",
 			r->nr_vcpus);
-	if (l->present)
-		fprintf(f, "<tr><td>Partition</td><td>%s %s, entitlement %.2f, %u VPs, pool %.2f"
-			"</td></tr>\n", l->shared ? "shared" : "dedicated",
-			l->capped ? "capped" : "uncapped", l->entitlement, l->active_vps,
-			l->pool_capacity);
+	if (l->present && l->have_mode && !l->shared)
+		fprintf(f, "<tr><td>Partition</td><td>dedicated%s, %u processors</td></tr>\n",
+			l->donating ? " donating" : "", l->active_vps);
+	else if (l->present)
+		fprintf(f, "<tr><td>Partition</td><td>shared %s, entitlement %.2f, %u VPs, pool %.2f"
+			"</td></tr>\n", l->capped ? "capped" : "uncapped", l->entitlement,
+			l->active_vps, l->pool_capacity);
 	else
 		fputs("<tr><td>Partition</td><td>no lparcfg: entitlement, VPs and pool unknown"
 		      "</td></tr>\n", f);
 	fputs("</table>\n", f);
+}
+
+/* What limited the partition, in words: each cause with its share of the span, most first. */
+static void verdicts(FILE *f, const struct rp *r)
+{
+	size_t count[DTL_VERDICT__N] = { 0 };
+	bool first = true;
+
+	for (size_t i = 0; i < r->n; i++)
+		count[r->verdict[i]]++;
+	for (;;) {
+		int best = -1;
+
+		for (int k = 0; k < DTL_VERDICT__N; k++)
+			if (count[k] && (best < 0 || count[k] > count[best]))
+				best = k;
+		if (best < 0)
+			break;
+		fprintf(f, "<li>%s", first ? "why: " : "also: ");
+		rp_esc(f, r->why[best]);
+		fprintf(f, " (%zu of %zu intervals; the figures as last seen)</li>\n", count[best],
+			r->n);
+		count[best] = 0;
+		first = false;
+	}
 }
 
 /* The span in plain words, from the figures (the rules are in man dtltop). */
@@ -117,7 +154,7 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	const struct dtl_row *t = &r->total;
 	size_t worst = 0, above = 0;
 	double lost = 0, gaps = 0;
-	char buf[64], p50[24], p99[24], mx[24];
+	char buf[64], p50[24], p99[24], mx[24], mask[32];
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->s[RP_STEAL][i] > r->s[RP_STEAL][worst])
@@ -128,6 +165,7 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	for (unsigned int k = 0; k < r->nrows; k++)
 		above += o[k].mean > 50;
 	fputs("<h2>In short</h2>\n<ul>\n", f);
+	verdicts(f, r);
 	if (r->have_total && t->steal_pct + t->run_pct > 0)
 		fprintf(f, "<li>waiting: %.1f %% of wanted CPU time (steal %.1f %% of all vCPU time, "
 			"ceded idle %.1f %%)</li>\n", 100 * t->steal_pct / (t->steal_pct + t->run_pct),
@@ -154,8 +192,18 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 			"those intervals are partial (marked under the first chart)</li>\n", lost, gaps);
 	else
 		fputs("<li>no entries lost, no gaps</li>\n", f);
-	if (dtl_mask__partial(r->mask, buf, sizeof(buf)))
+	if (dtl_mask__partial(r->mask_any, buf, sizeof(buf)))
 		fprintf(f, "<li>%s: those events are missing from every figure</li>\n", buf);
+	if (r->mask != r->mask_any) {
+		size_t narrow = 0;
+
+		for (size_t i = 0; i < r->n; i++)
+			narrow += rp_narrow(r, i);
+		dtl_mask__format(r->mask, mask, sizeof(mask));
+		fprintf(f, "<li>the event mask changed: %zu of %zu intervals traced only %s; their "
+			"figures leave the rest out (shaded on every chart), so a drop there is not a "
+			"real one</li>\n", narrow, r->n, mask);
+	}
 	fputs("</ul>\n", f);
 }
 
@@ -276,19 +324,19 @@ static int reasons_chart(FILE *f, const struct rp *r, const char *title, double 
 int rp_write_html(FILE *f, const struct rp *r)
 {
 	static const int steal[] = { RP_STEAL, RP_IDLE }, disp[] = { RP_DISP },
-			 lat[] = { RP_P50, RP_P99, RP_MAX }, physc[] = { RP_PHYSC, RP_ENT };
+			 lat[] = { RP_P50, RP_P99, RP_MAX }, physc[] = { RP_PHYSC, RP_ENT, RP_APP };
 	static const char *const steal_n[] = { "steal %", "idle % (ceded)" },
 			  *const disp_n[] = { "dispatches/s" },
 			  *const lat_n[] = { "p50", "p99", "max" },
-			  *const physc_n[] = { "physc", "entitlement" };
+			  *const physc_n[] = { "physc", "entitlement", "pool idle (app)" };
 	struct rp_ranked *o = rank_rows(r);
 	int rc = 0;
-	bool physc_known = false;
+	bool physc_known = false, app_known = false;
 
 	if (!o)
 		return -1;
 	for (size_t i = 0; i < r->n; i++)
-		physc_known |= !isnan(r->s[RP_PHYSC][i]);
+		physc_known |= !isnan(r->s[RP_PHYSC][i]), app_known |= !isnan(r->s[RP_APP][i]);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<title>dtltop report: ");
 	rp_esc(f, r->host[0] ? r->host : r->source);
@@ -304,8 +352,10 @@ int rp_write_html(FILE *f, const struct rp *r)
 	rc |= line_chart(f, r, "Dispatch latency (enqueue to dispatch), log scale", "latency", lat,
 			 lat_n, 3, true);
 	if (physc_known)
-		rc |= line_chart(f, r, "Processors consumed (physc) against the entitlement",
-				 "processors", physc, physc_n, 2, false);
+		rc |= line_chart(f, r, app_known ? "Processors consumed (physc) against the "
+				 "entitlement, and the pool's idle processors (app)" :
+				 "Processors consumed (physc) against the entitlement", "processors",
+				 physc, physc_n, app_known ? 3 : 2, false);
 	else
 		fputs("<p>physc: unknown (no lparcfg PURR in this source or recording)</p>\n", f);
 	rc |= rp_heatmap(f, r, o);

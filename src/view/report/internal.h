@@ -16,8 +16,8 @@
 
 /* The partition's series, one value per interval (NaN: unknown then). */
 enum rp_series {
-	RP_STEAL, RP_IDLE, RP_DISP, RP_P50, RP_P99, RP_MAX, RP_PHYSC, RP_ENT, RP_LOST, RP_GAPS,
-	RP_N
+	RP_STEAL, RP_IDLE, RP_DISP, RP_P50, RP_P99, RP_MAX, RP_PHYSC, RP_ENT, RP_APP, RP_LOST,
+	RP_GAPS, RP_N
 };
 
 #define RP_NO_STEAL UINT16_MAX	/* a row offline in an interval */
@@ -38,6 +38,10 @@ struct rp {
 	/* facts of the span */
 	char host[256], source[64], detail[256];
 	unsigned int mask;		/* traced throughout */
+	unsigned int mask_any;		/* traced in some interval */
+	unsigned int *imask;		/* each interval's: below mask_any, marked on the charts */
+	uint8_t *verdict;		/* each interval's enum dtl_verdict_kind */
+	char why[DTL_VERDICT__N][200];	/* each kind's words, as last said */
 	unsigned int nr_vcpus, nr_vps, smt;
 	struct dtl_lparcfg lparcfg;
 	struct dtl_row total;		/* the partition since start */
@@ -49,6 +53,12 @@ struct rp_ranked {
 	unsigned int k;		/* index into row_id */
 	double mean;		/* %, NaN if never known */
 };
+
+/* An interval traced with fewer events than others of the span. */
+static inline bool rp_narrow(const struct rp *r, size_t i)
+{
+	return r->imask[i] != r->mask_any;
+}
 
 /* html.c: the page, to f; 0, or -1 out of memory. */
 int rp_write_html(FILE *f, const struct rp *r);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The answer in words: each rule, its thresholds, and the order between them. */
+#include "t.h"
+
+#include <string.h>
+
+#include "view/verdict.h"
+
+/* An lparcfg as the figures the verdict reads; wait: % of wanted time waited. */
+static enum dtl_verdict_kind judge(const char *lparcfg, double physc, double app, double wait,
+				   char *text)
+{
+	struct dtl_lparcfg cfg;
+	struct dtl_lpar_figs f = { .known = DTL_LPARF_PHYSC, .physc = physc };
+	struct dtl_row all = { .steal_pct = wait, .run_pct = 100 - wait };
+	struct dtl_verdict v;
+
+	dtl_sys__parse_lparcfg(lparcfg, &cfg);
+	if (cfg.have_ent) {
+		f.known |= DTL_LPARF_ENTC;
+		f.entc_pct = physc / cfg.entitlement * 100;
+	}
+	if (app >= 0) {
+		f.known |= DTL_LPARF_APP;
+		f.app = app;
+	}
+	dtl_verdict__judge(&cfg, &f, &all, &v);
+	if (text)
+		strcpy(text, v.text);
+	return v.kind;
+}
+
+#define SHARED "shared_processor_mode=1\npartition_entitled_capacity=400\n" \
+	       "partition_active_processors=8\npool_capacity=3200\n"
+
+TEST(verdict_capped_at_entitlement_names_it_and_the_pools_idle)
+{
+	char text[200];
+
+	CHECK_EQ(judge(SHARED "capped=1\n", 4.0, 24.0, 44, text), DTL_VERDICT_CAPPED);
+	CHECK_STR(text, "capped at its entitlement (4.00): pool has 24.0 idle");
+	/* the threshold: 95 % of the entitlement */
+	CHECK_EQ(judge(SHARED "capped=1\n", 3.8, 24.0, 44, NULL), DTL_VERDICT_CAPPED);
+	CHECK(judge(SHARED "capped=1\n", 3.7, 24.0, 44, NULL) != DTL_VERDICT_CAPPED);
+}
+
+TEST(verdict_a_full_pool_is_starving_not_a_cap_though_entc_is_near_100)
+{
+	char text[200];
+
+	/* the admin's case: entc 97.5 %, app 0.00, uncapped */
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 30, text), DTL_VERDICT_STARVED);
+	CHECK_CONTAINS(text, "starved by the shared pool (0.00 idle of 32)");
+	/* under 5 % of the pool idle is full: 1.5 of 32 is, 1.7 is not */
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 1.5, 30, NULL), DTL_VERDICT_STARVED);
+	CHECK(judge(SHARED "capped=0\n", 3.9, 1.7, 30, NULL) != DTL_VERDICT_STARVED);
+	/* a full pool with no waiting starves nobody */
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 5, NULL), DTL_VERDICT_FREE);
+}
+
+TEST(verdict_borrowing_vps_and_nothing)
+{
+	char text[200];
+
+	CHECK_EQ(judge(SHARED "capped=0\n", 6.3, 20.0, 15, text), DTL_VERDICT_BORROWING);
+	CHECK_CONTAINS(text, "borrowing 2.30 above entitlement (4.00)");
+	CHECK_EQ(judge(SHARED "capped=0\n", 7.7, 20.0, 5, text), DTL_VERDICT_VPS);
+	CHECK_CONTAINS(text, "uses 7.70 of 8");
+	CHECK_EQ(judge(SHARED "capped=0\n", 2.0, 20.0, 3, text), DTL_VERDICT_FREE);
+	CHECK_CONTAINS(text, "not limited by the hypervisor");
+	/* waiting, below the entitlement, neither capped nor a full pool */
+	CHECK_EQ(judge(SHARED "capped=0\n", 2.0, 20.0, 30, NULL), DTL_VERDICT_LATENCY);
+	/* uncapped and waiting where the pool cannot be read: says so, guesses nothing */
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, -1, 30, text), DTL_VERDICT_POOL_UNKNOWN);
+	CHECK_CONTAINS(text, "pool idle unknown");
+}
+
+TEST(verdict_dedicated_donating_and_unknown)
+{
+	struct dtl_lparcfg cfg;
+	struct dtl_row all = { .steal_pct = 1, .run_pct = 50 };
+	struct dtl_verdict v;
+
+	CHECK_EQ(judge("shared_processor_mode=0\npartition_entitled_capacity=200\n", 1.0, -1, 1,
+		       NULL), DTL_VERDICT_DEDICATED);
+	CHECK_EQ(judge("DedDonMode=1\nshared_processor_mode=0\n", 1.0, -1, 1, NULL),
+		 DTL_VERDICT_DONATING);
+	/* no lparcfg, or the first interval: unknown, in words */
+	dtl_verdict__judge(NULL, NULL, &all, &v);
+	CHECK_EQ(v.kind, DTL_VERDICT_UNKNOWN);
+	CHECK_CONTAINS(v.text, "no lparcfg");
+	dtl_sys__parse_lparcfg(SHARED "capped=1\n", &cfg);
+	dtl_verdict__judge(&cfg, NULL, &all, &v);
+	CHECK_EQ(v.kind, DTL_VERDICT_UNKNOWN);
+	CHECK_CONTAINS(v.text, "second lparcfg reading");
+	CHECK_STR(dtl_verdict__name(DTL_VERDICT_STARVED), "starved");
+	CHECK_STR(dtl_verdict__name(DTL_VERDICT__N), "unknown");
+}
