@@ -185,6 +185,10 @@ readme-screen: dtltop
 	awk 'FNR == NR { scr = scr $$0 "\n"; next } /^<!-- screen:/ { print; print "```"; printf "%s", scr; \
 		skip = 1; next } skip && /^```$$/ { if (++n == 2) { skip = 0; print; } next } !skip' \
 		build/screen.txt README.md >build/README.new && mv build/README.new README.md
+	scripts/man-screen.sh build/screen.txt >build/man-screen.roff
+	awk 'FNR == NR { scr = scr $$0 "\n"; next } /^\.\\" screen: made/ { printf "%s", scr; skip = 1; \
+		next } skip && /^\.\\" screen: end/ { skip = 0; next } !skip' \
+		build/man-screen.roff man/dtltop.1 >build/dtltop.1.new && mv build/dtltop.1.new man/dtltop.1
 
 # Every test script has a hard limit that kills (and lib.sh a CPU limit for each
 # command it runs): a hang fails, it does not stall CI.

@@ -14,12 +14,12 @@ printf 'partition_entitled_capacity=1600\nshared_processor_mode=1\ncapped=0\npar
 T new-session -d -s t -x 120 -y 40 -c "$tmp/run" \
 	"$DTLTOP --sim=vcpus=64 --root $tmp/root -d 0.3 2>$tmp/stderr; echo EXITED \$? >$tmp/exit; sleep 30"
 expect '^dtltop .*mask all \(0x7\).*8 VPs x SMT8 = 64 CPUs' "header with mask, VPs and source"
-expect '^sim vcpus=64' "the source's detail, wrapped as a whole token"
+expect '^sim vcpus=64' "the source's detail, on a line of its own where the title has no room"
 expect '^ +\*CPU +DISP/s' "column heading, sorted by CPU"
 expect '^ +0 +[0-9]' "first vCPU row"
 expect 'rows 1-[0-9]+ of 64' "status line with the row range"
 # the simulator's own lparcfg (it stands for the partition; --root's is for real sources)
-expect '^LPAR ent 4\.00  shared uncapped weight 128  VPs 8  pool 8\.00  physc [0-9.]+  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+ \(DTL [0-9]+\)' "lparcfg facts in the header"
+expect '^LPAR ent 4\.00  shared uncapped weight 128  VPs 8  pool 8\.00  physc [0-9.]+  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+$' "lparcfg facts in the header"
 
 # v folds the threads into virtual processors, as top's 1 folds CPUs, and back
 keys v
@@ -106,7 +106,7 @@ expect 'Interval in seconds' "d prompts"
 keys 'x' Enter
 expect "bad interval 'x'" "bad interval refused"
 keys d '0.5' Enter
-expect 'every 0\.50s' "interval set to 0.5"
+expect 'every 0\.5s' "interval set to 0.5"
 
 # pause freezes the table (the rows, not only the label), 'e' exports what is shown,
 # space resumes
@@ -236,12 +236,40 @@ keys q
 for i in $(seq 20); do [ -f "$tmp/exit5" ] && break; sleep 0.05; done
 [ -f "$tmp/exit5" ] && ok || fail "q took more than a second during a slow interval"
 
+# --- the first screen and the header's budget: before the first interval only
+# that it waits; after it, at 80x24 and 100x30, at most 7 header lines, the
+# verdict and the trend among them, no line cut inside a token
+for size in 80x24 100x30; do
+	T kill-server 2>/dev/null
+	sock="$sock-h$size"
+	T new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
+		"$DTLTOP --no-config --sim=vps=8,ent=4,capped=1,load=0.7,pool=32,other=4 -d 2; sleep 30"
+	expect 'waiting for the first interval to end \(2s\)' "$size: the first screen says it waits"
+	screen | grep -qE 'partial:|VPA counters|not traced|DISP/s' && fail "$size: figures before the first interval" || ok
+	expect '^ +\*CPU' "$size: the first interval" 6
+	head=$(screen | awk '/^ +\*CPU/ { exit } { print }')
+	[ "$(wc -l <<<"$head")" -le 7 ] && ok || fail "$size: header of $(wc -l <<<"$head") lines"
+	grep -q '^why: capped at its entitlement (4.00): pool has 24.0 idle$' <<<"$head" && ok \
+		|| fail "$size: no verdict line: $head"
+	grep -q '^trend [0-9]*s: steal ' <<<"$head" && ok || fail "$size: no trend line"
+	# every line ends at a token's end: a wrapped line starts with a word, never mid-number
+	grep -qE '^[0-9.]+[a-z%]*$|^[a-z]{1,3}$' <<<"$head" && fail "$size: a token split: $head" || ok
+	# the status line's hints end whole
+	screen | tail -1 | grep -qE '(  [^ ]+ [^ ]+|\+)$' && ok || fail "$size: status cut: $(screen | tail -1)"
+done
+
 # the README's screen is what dtltop shows now (scripts/readme-screen.sh makes it)
 awk '/^<!-- screen:/ { on = 1; next } on && /^```$/ { n++; if (n == 2) exit; next } on && n == 1' README.md \
 	>"$tmp/readme-screen"
 DTLTOP=$DTLTOP scripts/readme-screen.sh >"$tmp/screen-now" || fail "readme-screen.sh"
 [ "$(wc -l <"$tmp/readme-screen")" -eq 24 ] && cmp -s "$tmp/readme-screen" "$tmp/screen-now" && ok \
 	|| fail "README's screen is stale (make readme-screen): $(diff "$tmp/readme-screen" "$tmp/screen-now" | head -4)"
+# and so is the man page's SCREEN, the same capture in roff
+scripts/man-screen.sh "$tmp/screen-now" >"$tmp/man-screen"
+awk '/^\.\\" screen: made/ { on = 1 } on { print } /^\.\\" screen: end/ { exit }' man/dtltop.1 \
+	>"$tmp/man-screen-now"
+[ -s "$tmp/man-screen-now" ] && cmp -s "$tmp/man-screen" "$tmp/man-screen-now" && ok \
+	|| fail "man page's SCREEN is stale (make readme-screen)"
 
 # the first session, quit with q
 T kill-server 2>/dev/null

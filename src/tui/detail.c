@@ -6,7 +6,6 @@
  * its last 60 intervals. Esc or Enter closes it. Everything comes from the
  * stats and the rows every other view shows; a replay shows the recording's.
  */
-#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,17 +43,6 @@ static const struct dtl_row *find_row(const struct dtl_model *m, int id)
 }
 
 /* Block characters where the locale is UTF-8; it is set once, when the TUI starts. */
-static bool utf8(void)
-{
-	static int is = -1;
-
-	if (is < 0) {
-		const char *cs = nl_langinfo(CODESET);
-
-		is = cs && strcmp(cs, "UTF-8") == 0;
-	}
-	return is;
-}
 
 /* n of total as a bar of up to BAR cells, and the share. */
 static void bar(char *buf, size_t len, uint64_t n, uint64_t total)
@@ -63,7 +51,7 @@ static void bar(char *buf, size_t len, uint64_t n, uint64_t total)
 	size_t off = 0;
 
 	for (int i = 0; i < w && off + 4 < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s", utf8() ? "\xe2\x96\x88" : "#");
+		off += (size_t)snprintf(buf + off, len - off, "%s", dtl_tui__utf8() ? "\xe2\x96\x88" : "#");
 	snprintf(buf + off, len - off, "%*s %5.1f%%", BAR - w, "", total ? 100.0 * (double)n /
 		 (double)total : 0);
 }
@@ -174,36 +162,16 @@ static int processors(struct dtl_tui *t, const struct dtl_model *m, int y, const
 /* A sparkline of the row's last intervals, oldest first, scaled to its own maximum. */
 static void spark(int y, const char *label, const struct dtl_spark *s, int which, bool lat)
 {
-	static const char *const blocks[] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
-					      "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
-					      "\xe2\x96\x87", "\xe2\x96\x88" };
-	static const char ascii[] = "_.-:=+*#";
 	char line[600], mx[16];
-	double top = 0;
-	size_t off;
+	int off = snprintf(line, sizeof(line), "  %-9s ", label);
+	double top = dtl_tui__spark_text(s, which, DTL_SPARK_N, line + off, sizeof(line) - (size_t)off);
 
-	for (unsigned int i = 0; i < s->n; i++) {
-		float v = s->v[which][(s->at + DTL_SPARK_N - s->n + i) % DTL_SPARK_N];
-
-		top = v > top ? v : top;
-	}
-	off = (size_t)snprintf(line, sizeof(line), "  %-9s ", label);
-	for (unsigned int i = 0; i < s->n && off + 4 < sizeof(line); i++) {
-		float v = s->v[which][(s->at + DTL_SPARK_N - s->n + i) % DTL_SPARK_N];
-		int k = isnan(v) || top <= 0 ? 0 : (int)(v / top * 7 + 0.5);
-
-		if (isnan(v))
-			off += (size_t)snprintf(line + off, sizeof(line) - off, " ");
-		else if (utf8())
-			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s", blocks[k]);
-		else
-			line[off++] = ascii[k], line[off] = '\0';
-	}
 	if (lat)
 		dtl_judge__us(top, mx, sizeof(mx));
 	else
 		snprintf(mx, sizeof(mx), "%.1f", top);
-	snprintf(line + off, sizeof(line) - off, "  max %s", mx);
+	off = (int)strlen(line);
+	snprintf(line + off, sizeof(line) - (size_t)off, "  max %s", mx);
 	out(y, 0, "%s", line);
 }
 

@@ -28,91 +28,175 @@ static void clock_text(const struct dtl_model *m, char *buf, size_t len)
 	strftime(buf, len, m->recorded ? "%H:%M:%S UTC (recorded)" : "%H:%M:%S %Z", &tm);
 }
 
-/* The header's lines as text; each is wrapped between tokens, never inside one. */
-static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, char out[][640])
-{
-	const struct dtl_row *a = &m->table->all;
-	char mask[32], partial[64], gaps[48] = "", cpus[64], witness[64] = "", clk[48];
-	char p50[16], p99[16], mx[16], idle[16], smooth[32] = "";
-	struct dtl_verdict verdict;
-	int n = 0, len;
+#define HEADER_MAX 9
 
-	(void)t;
+/*
+ * The header's lines, each with its rank: 0 always shown, higher ranks give
+ * way first when the screen is short (at most 7 lines below 40 rows), so an
+ * 80x24 terminal keeps the answer and its figures and drops the spread.
+ */
+struct hline {
+	char text[640];
+	int rank;
+	int attr;		/* 0, or A_BOLD for the verdict */
+};
+
+#define TREND_N 12	/* intervals in the header's sparklines: both fit 80 columns */
+
+/* The partition's trend over the last minute: steal and p99 as sparklines. */
+static void trend_text(const struct dtl_tui *t, const struct dtl_row *a, char *buf, size_t len)
+{
+	const struct dtl_spark *s = &t->all_spark;
+	char steal[160], p99[160], now[16];
+	size_t off;
+
+	dtl_tui__spark_text(s, 0, TREND_N, steal, sizeof(steal));
+	dtl_tui__spark_text(s, 2, TREND_N, p99, sizeof(p99));
+	off = (size_t)snprintf(buf, len, "trend %gs: steal %s %.1f%%",
+			       (s->n < TREND_N ? s->n : TREND_N) * a->interval_s, steal, a->steal_pct);
+	if ((a->known & DTL_KNOWN_DTL) && a->samples >= DTL_MIN_SAMPLES) {
+		dtl_judge__us(a->lat_p99_us, now, sizeof(now));
+		snprintf(buf + off, len - off, "  p99 %s %s", p99, now);
+	}
+}
+
+/* level 0: all; 1: without the source's details; 2: without the version too */
+static void title_text(const struct dtl_model *m, int level, char *buf, size_t len)
+{
+	char mask[32], cpus[64], clk[48], smooth[32] = "";
+
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	dtl_model__cpus(m, cpus, sizeof(cpus));
 	clock_text(m, clk, sizeof(clk));
 	if (m->smooth_s > 0)
 		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
-	snprintf(out[n++], 640, "dtltop %s%s%s%s  %s  mask %s (0x%x)  every %.2fs  %s  %s %s",
-		 DTLTOP_VERSION, m->paused ? "  [PAUSED]" : "", m->since_start ? "  [since start]" : "",
-		 smooth, clk, mask, m->mask, m->interval_s, cpus, m->source, m->detail);
-	/* What the figures leave out comes first, where it cannot be cut off. */
-	if (dtl_mask__partial(a->mask, partial, sizeof(partial)))
-		snprintf(out[n++], 640, "!%s: these figures leave those events out", partial);
-	if (a->gaps)
-		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
-	if (dtl_model__witness(a, witness + 2, sizeof(witness) - 2))
-		memcpy(witness, "  ", 2);
-	dtl_judge__us(a->idle_us, idle, sizeof(idle));
-	if (!(a->known & DTL_KNOWN_DTL)) {
-		snprintf(out[n++], 640, "%s %.0f disp/s  steal %.1f%%  idle %s  (VPA counters, no "
-			 "DTL: latency, reasons and faults unknown)", dtl_row__label(a),
-			 a->dispatch_per_s, a->steal_pct, idle);
-	} else {
-		dtl_judge__us(a->lat_p50_us, p50, sizeof(p50));
-		dtl_judge__us(a->lat_p99_us, p99, sizeof(p99));
-		dtl_judge__us(a->lat_max_us, mx, sizeof(mx));
-		snprintf(out[n++], 640, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %s  "
-			 "lat p50/p99/max %s/%s/%s  migr %llu  flt %llu  lost %llu%s  bad %llu%s",
-			 dtl_row__label(a), a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct,
-			 idle, a->samples >= DTL_MIN_SAMPLES ? p50 : "-",
-			 a->samples >= DTL_MIN_SAMPLES ? p99 : "-", mx,
-			 (unsigned long long)a->migrations, (unsigned long long)a->faults,
-			 (unsigned long long)a->lost, gaps, (unsigned long long)a->bad, witness);
-	}
-	/* lparcfg's dispatch cycles next to the DTL's, which the mask may leave short */
-	if (dtl_model__lpar(m, out[n], 600))
-		snprintf(out[n] + strlen(out[n]), 40, " (DTL %.0f)", a->dispatch_per_s), n++;
-	/* the answer in words first: what limits the partition, then how much */
-	dtl_model__verdict(m, &verdict);
-	len = snprintf(out[n], 640, "%s; ", verdict.text);
-	dtl_judge__summary(m->table, out[n] + len, 640 - (size_t)len), n++;
-	if (m->table->n > 1)
-		dtl_judge__spread(m->table, out[n++], 640);
-	return n;
+	snprintf(buf, len, "dtltop%s%s%s%s%s  %s  %s%s%s  mask %s (0x%x)  every %gs  %s",
+		 level < 2 ? " " : "", level < 2 ? DTLTOP_VERSION : "", m->paused ? "  [PAUSED]" : "",
+		 m->since_start ? "  [since start]" : "", smooth, clk, m->source,
+		 level < 1 ? " " : "", level < 1 ? m->detail : "", mask, m->mask, m->interval_s, cpus);
 }
 
-#define HEADER_MAX 8
+/* The all row's figures, or the VPA's where no DTL was read. */
+static void all_text(const struct dtl_model *m, char *buf, size_t len)
+{
+	const struct dtl_row *a = &m->table->all;
+	char gaps[48] = "", witness[96] = "", bad[32] = "", p50[16], p99[16], mx[16], idle[16];
+	bool enough = a->samples >= DTL_MIN_SAMPLES;
+
+	dtl_judge__us(a->idle_us, idle, sizeof(idle));
+	if (!(a->known & DTL_KNOWN_DTL)) {
+		snprintf(buf, len, "%s %.0f disp/s  steal %.1f%%  idle %s  (VPA counters, no DTL: "
+			 "latency, reasons and faults unknown)", dtl_row__label(a), a->dispatch_per_s,
+			 a->steal_pct, idle);
+		return;
+	}
+	if (a->gaps)
+		snprintf(gaps, sizeof(gaps), "+  gaps %llu", (unsigned long long)a->gaps);
+	/* a partial mask explains a difference from the VPA: say so, raise no alarm */
+	if (dtl_model__witness(a, witness + 2, sizeof(witness) - 2))
+		memcpy(witness, "  ", 2);
+	dtl_judge__us(a->lat_p50_us, p50, sizeof(p50));
+	dtl_judge__us(a->lat_p99_us, p99, sizeof(p99));
+	dtl_judge__us(a->lat_max_us, mx, sizeof(mx));
+	if (a->bad)
+		snprintf(bad, sizeof(bad), "  bad %llu", (unsigned long long)a->bad);
+	snprintf(buf, len, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %s  "
+		 "wait p50/p99/max %s/%s/%s  migr %llu  flt %llu  lost %llu%s%s%s",
+		 dtl_row__label(a), a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, idle,
+		 enough ? p50 : "-", enough ? p99 : "-", mx, (unsigned long long)a->migrations,
+		 (unsigned long long)a->faults, (unsigned long long)a->lost, gaps, bad, witness);
+}
+
+static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, struct hline *out)
+{
+	const struct dtl_row *a = &m->table->all;
+	char partial[64];
+	struct dtl_verdict verdict;
+	int n = 0;
+
+	/* the whole title on one line where it fits, else without the source's details */
+	int level = 0;
+
+	for (; level < 3; level++) {
+		title_text(m, level, out[n].text, sizeof(out[n].text));
+		if (dtl_tui__wrap(-1, 3, 0, out[n].text) == 1)
+			break;
+	}
+	out[n].rank = 0, out[n++].attr = A_BOLD;
+	if (level) {
+		/* the source's details on a line of their own, where there is room */
+		snprintf(out[n].text, sizeof(out[n].text), "%s %s", m->source, m->detail);
+		out[n].rank = 4, out[n++].attr = 0;
+	}
+	if (!m->intervals) {
+		/* nothing is known before an interval ends: say only that */
+		snprintf(out[n].text, sizeof(out[n].text), "waiting for the first interval to end "
+			 "(%gs): no figures before it", m->interval_s);
+		out[n].rank = 0, out[n++].attr = 0;
+		return n;
+	}
+	/* What the figures leave out comes first, where it cannot be cut off. */
+	if (dtl_mask__partial(a->mask, partial, sizeof(partial))) {
+		snprintf(out[n].text, sizeof(out[n].text), "!%s: these figures leave those events out",
+			 partial);
+		out[n].rank = 0, out[n++].attr = 0;
+	}
+	dtl_model__verdict(m, &verdict);
+	snprintf(out[n].text, sizeof(out[n].text), "why: %s", verdict.text);
+	out[n].rank = 0, out[n++].attr = A_BOLD;
+	all_text(m, out[n].text, sizeof(out[n].text));
+	out[n].rank = 1, out[n++].attr = 0;
+	trend_text(t, a, out[n].text, sizeof(out[n].text));
+	out[n].rank = 2, out[n++].attr = 0;
+	if (dtl_model__lpar(m, out[n].text, sizeof(out[n].text)))
+		out[n].rank = 3, out[n++].attr = 0;
+	dtl_judge__summary(m->table, out[n].text, sizeof(out[n].text));
+	out[n].rank = 5, out[n++].attr = 0;
+	if (m->table->n > 1) {
+		dtl_judge__spread(m->table, out[n].text, sizeof(out[n].text));
+		out[n].rank = 6, out[n++].attr = 0;
+	}
+	return n;
+}
 
 /*
  * Made once a frame (the spread sorts every row): the height asks first,
  * the drawing uses the same lines.
  */
-static char lines[HEADER_MAX][640];
+static struct hline lines[HEADER_MAX];
 static int nlines;
 
 static int header_height(const struct dtl_tui *t, const struct dtl_model *m)
 {
-	int h = 0;
+	int budget = LINES >= 40 ? 12 : 7, h[HEADER_MAX], total = 0, rank = 6;
 
 	nlines = header_lines(t, m, lines);
 	for (int i = 0; i < nlines; i++)
-		h += dtl_tui__wrap(-1, 3, 0, lines[i]);
-	return h;
+		total += h[i] = dtl_tui__wrap(-1, 3, 0, lines[i].text);
+	/* the lowest-ranked lines give way, whole, until the header fits */
+	for (; total > budget && rank > 0; rank--)
+		for (int i = 0; i < nlines; i++)
+			if (lines[i].rank == rank) {
+				total -= h[i];
+				memmove(&lines[i], &lines[i + 1], (size_t)(nlines - i - 1) * sizeof(*lines));
+				memmove(&h[i], &h[i + 1], (size_t)(nlines - i - 1) * sizeof(*h));
+				nlines--, i--;
+			}
+	return total;
 }
 
 static void header_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
-	int n = nlines, end = y + height;
+	int end = y + height;
 
 	(void)m;	/* drawn from the lines header_height() made of it */
 
-	for (int i = 0; i < n && y < end; i++) {
-		int attr = 0;
-		const char *text = lines[i];
+	for (int i = 0; i < nlines && y < end; i++) {
+		int attr = lines[i].attr;
+		const char *text = lines[i].text;
 
 		if (i == 0)
-			attr = A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0);
+			attr |= t->color ? COLOR_PAIR(DTL_PAIR_TITLE) : 0;
 		else if (text[0] == '!')
 			attr = A_BOLD | (t->color ? COLOR_PAIR(DTL_PAIR_WARN) : A_REVERSE), text++;
 		y += dtl_tui__wrap(y, end - y < 3 ? end - y : 3, attr, text);

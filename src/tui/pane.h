@@ -55,6 +55,7 @@ struct dtl_tui {
 	struct dtl_spark *spark;	/* by row id (a CPU, or a VP's first CPU) */
 	unsigned int nspark;
 	bool spark_vp;		/* whether spark holds VP rows */
+	struct dtl_spark all_spark;	/* the partition's, for the header's trend */
 	const struct dtl_table *last_table;	/* the one drawn last, for Enter */
 	/* the columns as the setup screen (F2) orders and picks them */
 	int col_order[DTL_TUI_MAX_COLS];
@@ -90,6 +91,14 @@ void dtl_tui__columns_text(const struct dtl_tui *t, char *buf, size_t len);
  * "; "), never inside one: the lines it took (or would take, y < 0).
  */
 int dtl_tui__wrap(int y, int max_lines, int attr, const char *text);
+/*
+ * The last (at most) intervals of series which (0 steal %, 1 dispatches/s,
+ * 2 p99) as a sparkline into buf, oldest first; returns their maximum.
+ */
+double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, char *buf,
+			   size_t len);
+/* Whether the terminal takes UTF-8 (block characters) or gets ASCII. */
+bool dtl_tui__utf8(void);
 /* The sparkline history of row id, or NULL. */
 const struct dtl_spark *dtl_tui__spark(const struct dtl_tui *t, int id);
 /* The table's rows the filter lets through, into t->shown. */

@@ -180,6 +180,8 @@ static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int h
 	const struct dtl_table *tb = m->table;
 	int rows = height - 1, total = (int)t->nshown;
 
+	if (!m->intervals)
+		return;		/* no rows of zeros before anything was measured */
 	draw_heading(t, tb, vis, nv, y++);
 	if (rows < 0)
 		rows = 0;

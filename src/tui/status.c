@@ -41,6 +41,24 @@ static void order(const struct dtl_tui *t, const struct dtl_model *m, char *buf,
 			 t->filter.active ? "active only" : "", t->nshown, m->table->n);
 }
 
+/* The hints as far as they fit whole: cut between two of them, never inside one. */
+static void fit(int y, const char *text)
+{
+	size_t w = COLS > 0 ? (size_t)COLS : 80, end = strlen(text);
+
+	while (end > w) {
+		const char *gap = NULL;
+
+		for (const char *p = text; p + 1 < text + end; p++)
+			if (p[0] == ' ' && p[1] == ' ' && (size_t)(p - text) <= w)
+				gap = p;
+		if (!gap)
+			break;
+		end = (size_t)(gap - text);
+	}
+	dtl_tui__line(y, 0, "%.*s", (int)end, text);
+}
+
 static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int height)
 {
 	int total = (int)t->nshown;
@@ -63,10 +81,16 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 		dtl_tui__line(y, A_BOLD, "%s", t->message);
 	else if (m->status && m->status[0])
 		dtl_tui__line(y, A_BOLD, "%s", m->status);
-	else
-		dtl_tui__line(y, 0, "rows %d-%d of %d%s%s", total ? t->top + 1 : 0,
-		              t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
-			      hints());
+	else if (!m->intervals)
+		fit(y, hints() + 2);	/* no rows yet to count */
+	else {
+		char line[640];
+
+		snprintf(line, sizeof(line), "rows %d-%d of %d%s%s", total ? t->top + 1 : 0,
+			 t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
+			 hints());
+		fit(y, line);
+	}
 }
 
 static int status_height(const struct dtl_tui *t, const struct dtl_model *m)

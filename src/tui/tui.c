@@ -8,6 +8,7 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -96,19 +97,65 @@ static void keep_history(struct dtl_tui *t, const struct dtl_model *m)
 		t->nspark = t->spark ? n : 0;
 		t->spark_vp = tb->by_vp;
 	}
-	for (size_t i = 0; i < tb->n && t->spark; i++) {
-		const struct dtl_row *r = &tb->rows[i];
+	for (size_t i = 0; i <= tb->n && t->spark; i++) {
+		const struct dtl_row *r = i < tb->n ? &tb->rows[i] : &tb->all;
 		struct dtl_spark *s;
 
-		if (r->cpu < 0 || (unsigned int)r->cpu >= t->nspark)
+		if (i == tb->n)
+			s = &t->all_spark;	/* the header's trend: the partition's */
+		else if (r->cpu < 0 || (unsigned int)r->cpu >= t->nspark)
 			continue;
-		s = &t->spark[r->cpu];
+		else
+			s = &t->spark[r->cpu];
 		s->v[0][s->at] = (float)r->steal_pct;
 		s->v[1][s->at] = (float)r->dispatch_per_s;
 		s->v[2][s->at] = r->samples >= 20 ? (float)r->lat_p99_us : NAN;
 		s->at = (s->at + 1) % DTL_SPARK_N;
 		s->n += s->n < DTL_SPARK_N;
 	}
+}
+
+bool dtl_tui__utf8(void)
+{
+	static int is = -1;
+
+	if (is < 0) {
+		const char *cs = nl_langinfo(CODESET);
+
+		is = cs && strcmp(cs, "UTF-8") == 0;
+	}
+	return is;
+}
+
+double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, char *buf,
+			   size_t len)
+{
+	static const char *const blocks[] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+					      "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
+					      "\xe2\x96\x87", "\xe2\x96\x88" };
+	static const char ascii[] = "_.-:=+*#";
+	unsigned int n = s->n < last ? s->n : last;
+	double top = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n; i++) {
+		float v = s->v[which][(s->at + DTL_SPARK_N - n + i) % DTL_SPARK_N];
+
+		top = v > top ? v : top;
+	}
+	for (unsigned int i = 0; i < n && off + 4 < len; i++) {
+		float v = s->v[which][(s->at + DTL_SPARK_N - n + i) % DTL_SPARK_N];
+		int k = isnan(v) || top <= 0 ? 0 : (int)(v / top * 7 + 0.5);
+
+		if (isnan(v))
+			buf[off++] = ' ', buf[off] = '\0';
+		else if (dtl_tui__utf8())
+			off += (size_t)snprintf(buf + off, len - off, "%s", blocks[k]);
+		else
+			buf[off++] = ascii[k], buf[off] = '\0';
+	}
+	return top;
 }
 
 const struct dtl_spark *dtl_tui__spark(const struct dtl_tui *t, int id)

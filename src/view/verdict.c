@@ -63,8 +63,7 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		snprintf(v->text, sizeof(v->text), "capped at its entitlement (%.2f): %s", ent, pool);
 	} else if (!cfg->capped && empty && waits) {
 		say(v, DTL_VERDICT_STARVED, "uncapped, starved by the shared pool (%.2f idle of "
-		    "%.0f): other LPARs take it; gets %.0f%% of its entitlement", f->app,
-		    cfg->pool_capacity, f->entc_pct);
+		    "%.0f): other LPARs take it", f->app, cfg->pool_capacity);
 	} else if (!cfg->capped && vps_busy) {
 		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %.0f "
 		    "(entitlement %.2f)", physc, (double)cfg->active_vps, ent);
