@@ -136,13 +136,17 @@ if command -v promtool >/dev/null; then
 	promtool check metrics <"$tmp/h.prom" >/dev/null 2>&1 && ok || fail "hostile host: promtool"
 fi
 
-# --- -s +FIELD is -s FIELD, a figure's natural order (highest first, as top); -FIELD reverses
-# (the CSV's rows come in the table's order; one interval, so one run of rows)
+# --- -s as ps --sort: -FIELD descending, +FIELD ascending, FIELD its own order (a
+# figure highest first, as top); headings as on screen (the CSV's rows come in the
+# table's order; one interval, so one run of rows)
 order() { "$DTLTOP" --sim=vcpus=16,clock=virtual --no-config -b -n 1 --csv "$@" | awk -F, 'NR > 1 && $3 != "all" { print $3 "," $8 }'; }
-order -s +steal_pct >"$tmp/plus"
-cmp -s "$tmp/plus" <(order -s steal_pct) && ok || fail "-s +steal_pct is not -s steal_pct"
-sort -t, -k2,2gr -c "$tmp/plus" && ok || fail "-s +steal_pct not highest first: $(head -3 "$tmp/plus")"
-order -s -steal_pct | sort -t, -k2,2g -c && ok || fail "-s -steal_pct not reversed"
+order -s -steal_pct >"$tmp/minus"
+cmp -s "$tmp/minus" <(order -s steal_pct) && ok || fail "-s -steal_pct is not -s steal_pct"
+sort -t, -k2,2gr -c "$tmp/minus" && ok || fail "-s -steal_pct not highest first: $(head -3 "$tmp/minus")"
+order -s +steal_pct | sort -t, -k2,2g -c && ok || fail "-s +steal_pct not ascending"
+cmp -s "$tmp/minus" <(order -s -STEAL%) && ok || fail "-s -STEAL% is not -s -steal_pct"
+order -s -cpu | sort -t, -k1,1nr -c && ok || fail "-s -cpu not descending"
+order -s P99 | cut -d, -f1 | cmp -s - <(order -s lat_p99_us | cut -d, -f1) && ok || fail "-s P99"
 # --- --smooth is the TUI's: batch output is the interval's own figures, byte for byte
 cmp -s <("$DTLTOP" $SIM -b -n 3 --csv) <("$DTLTOP" $SIM -b -n 3 --csv --smooth 30) && ok ||
 	fail "--smooth changed batch output"
@@ -161,12 +165,18 @@ cmp -s "$tmp/fifo.out" <("$DTLTOP" $SIM -b -n 2 --csv) && ok || fail "-o FIFO co
 	|| fail "sim per vp"
 head -1 "$tmp/vp.csv" | grep -q '^timestamp,interval_s,vp,dispatches,' && ok || fail "--group=vp names the column vp"
 [ "$(grep -c '^2025' "$tmp/vp.csv")" -eq 8 ] && ok || fail "--group=vp: 3 VP rows and all, twice"
+# VPs numbered 0..N-1 as lparstat does; counts are their threads' sums, times the
+# core's: its most-stolen thread's steal, at most the interval, not the threads' sum
 awk -F, 'NR == FNR && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	NR == FNR { if ($3 != "all") sum[$1 "," int($3 / 4) * 4] += $4; next }
+	NR == FNR { if ($3 != "all") { k = $1 "," int($3 / 4); sum[k] += $4
+		if ($c["steal_us"] > mx[k]) mx[k] = $c["steal_us"] }; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) v[$i] = i; next }
-	$3 != "all" { n++; if (sum[$1 "," $3] != $4 || $v["threads"] != 4) bad++ }
+	$3 != "all" { n++; k = $1 "," $3; if (sum[k] != $4 || $v["threads"] != 4) bad++
+		if ($v["steal_us"] != mx[k] || $v["steal_us"] > $2 * 1e6) bad++ }
 	END { exit !(n == 6 && !bad) }' "$tmp/cpu.csv" "$tmp/vp.csv" && ok \
-	|| fail "VP rows are not the sums of their threads"
+	|| fail "VP rows: counts not the sums of their threads, or steal not the core's"
+cut -d, -f3 "$tmp/vp.csv" | grep -v all | tail -n +2 | sort -u | tr '\n' ' ' | grep -qx '0 1 2 ' && ok \
+	|| fail "VPs not numbered 0..2"
 "$DTLTOP" --sim=vps=3,smt=4,clock=virtual -b -n 1 | head -1 | grep -q 'mask all  3 VPs x SMT4 = 12 CPUs$' && ok \
 	|| fail "the header counts VPs"
 "$DTLTOP" --sim=vps=2,smt=4,clock=virtual -b -n 1 | grep -qE '^LPAR ent 1\.00  shared uncapped weight 128  VPs 2  pool 2\.00  physc [0-9]+\.[0-9]{2}  entc [0-9.]+%  app [0-9.]+  disp/s [0-9]+$' \
@@ -179,8 +189,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $3 == "all" { k +
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ n++; if ($c["steal_vpa_diff_pct"] != "0.0") bad++ } END { exit !(n == 18 && !bad) }' && ok \
 	|| fail "the simulator's VPA and DTL steal differ"
-"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 1 -e preempt,fault | grep -q 'cede not traced  VPA steal -[0-9.]*% (DTL and VPA disagree)$' \
-	&& ok || fail "a partial mask's steal shortfall is not flagged against the VPA"
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 1 -e preempt,fault | grep -q 'cede not traced  VPA steal -[0-9.]*% (the mask leaves the rest out)$' \
+	&& ok || fail "a partial mask's steal shortfall is not explained by the mask"
 expect_error "bad --group" "'core'" --sim --group=core -b -n 1
 expect_error "sim vps and vcpus disagree" "vps=2" --sim=vps=2,vcpus=9 -b -n 1
 # a live source's VPs come from thread_siblings_list

@@ -27,7 +27,11 @@ expect 'a row per virtual processor' "v says rows are VPs"
 expect '^ +\*VP +DISP' "v renames the column VP"
 keys C-l	# the message gives way to the row range
 expect 'rows 1-8 of 8' "v: eight VP rows"
-expect '^ +8 +[0-9]' "v: VP 8 is the second"
+expect '^ +1 +[0-9]' "v: VPs numbered 0..N-1, the second is 1"
+expect 'v CPUs' "v's hint says where it goes back to"
+keys Enter
+expect 'VP 0 \(CPUs 0-7\) in detail' "the detail pane names a VP by number and CPUs"
+keys Escape
 keys v
 expect 'a row per CPU' "v again says rows are CPUs"
 keys C-l
@@ -92,6 +96,29 @@ rates=$(screen | awk '/^ +[0-9]+ +[0-9.]+ /{print $2}' | head -20)
 [ -n "$rates" ] && [ "$rates" = "$(echo "$rates" | sort -n)" ] && [ "$rates" != "$sorted" ] && ok \
 	|| fail "R did not reverse: $rates"
 keys '<' R
+# P: steal, the worst first, as top's P; again: CPUs
+keys P
+expect 'sort steal_pct' "P sorts by steal"
+expect '^ +CPU +DISP/s +INVOL% +STEAL +\*STEAL%' "P marks STEAL%"
+keys P
+expect 'sort cpu ' "P again: back to CPUs"
+# F6: a field by its heading, ps's signs
+keys F6
+expect 'Sort by a heading or CSV field' "F6 prompts for a field"
+keys '+P99' Enter
+expect 'sort \+lat_p99_us' "F6 +P99 sorts by p99 ascending"
+keys F6 cpu Enter
+expect 'sort cpu ' "F6 cpu: back to CPUs"
+# the filter takes the headings and the units on screen
+keys F4
+expect 'Filter, e.g. STEAL%>20 P99>10ms' "F4 prompts for a filter"
+keys 'P99>=0us' Enter
+expect 'filter P99>=0us' "a filter by heading with a unit"
+keys / C-u Enter
+# b on a live run says at once that it only jumps in a replay, and q still quits after it
+keys b
+expect 'b jumps in a replay \(-r\); this run is live' "b refused at once when live"
+screen | grep -q 'Jump to' && fail "b opened the jump prompt on a live run" || ok
 
 # scrolling
 keys End

@@ -16,6 +16,7 @@
 #include "../view/columns.h"
 #include "../view/http.h"
 #include "../view/judge.h"
+#include "../view/table.h"
 #include "../view/writer.h"
 #include "rows.h"
 
@@ -105,15 +106,17 @@ static int set_cpu(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	const char *name = a + (a[0] == '-' || a[0] == '+');
-	int col = dtl_cols__find(name);
+	int col;
+	bool reverse;
 
-	if (col < 0 || strcmp(name, "timestamp") == 0) {
-		snprintf(err, errlen, "bad --sort field '%s' (see --list-fields)", a);
+	if (dtl_table__sort_parse(a, &col, &reverse) || strcmp(name, "timestamp") == 0) {
+		snprintf(err, errlen, "bad --sort field '%s' (a heading or a CSV field, see "
+			 "--list-fields)", a);
 		return -1;
 	}
 	o->sort = a;
 	o->sort_col = col;
-	o->sort_reverse = a[0] == '-';
+	o->sort_reverse = reverse;
 	return 0;
 }
 
@@ -317,7 +320,8 @@ static const struct opt opts[] = {
 	  PARSE(set_output), NULL },
 	{ "report", 0, REQ, "FILE", NULL, "at the end, write FILE: one HTML page of charts of the "
 	  "whole run or replay", PARSE(set_report), NULL },
-	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a CSV field name or a heading (- reverses)",
+	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a heading or CSV field: -FIELD descending, +FIELD "
+	  "ascending, as ps",
 	  PARSE(set_sort), "sort" },
 	{ "group", 0, REQ, "cpu|vp", NULL, "a row per logical CPU (default) or per virtual "
 	  "processor, its threads folded", PARSE(set_group), "group" },

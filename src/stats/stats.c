@@ -74,6 +74,7 @@ struct dtl_stats {
 	unsigned int core_shift;	/* log2 of the hardware threads per physical core */
 	/* VPs, when set: each CPU's first sibling, and the next sibling (or UINT32_MAX) */
 	uint32_t *vp, *next;
+	uint32_t *vp_ord;		/* by CPU: its VP's number, 0..N-1 in CPU order */
 	struct dtl_row *vp_last;	/* by the VP's first CPU */
 	bool summaries;			/* fed counters, not entries */
 };
@@ -109,6 +110,7 @@ void dtl_stats__delete(struct dtl_stats *s)
 	free(s->vp);
 	free(s->next);
 	free(s->vp_last);
+	free(s->vp_ord);
 	free(s);
 }
 
@@ -118,9 +120,10 @@ int dtl_stats__set_vps(struct dtl_stats *s, const uint16_t *vp, unsigned int cor
 		s->vp = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->vp));
 		s->next = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->next));
 		s->vp_last = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->vp_last));
-		if (!s->vp || !s->next || !s->vp_last) {
-			free(s->vp), free(s->next), free(s->vp_last);
-			s->vp = s->next = NULL;
+		s->vp_ord = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->vp_ord));
+		if (!s->vp || !s->next || !s->vp_last || !s->vp_ord) {
+			free(s->vp), free(s->next), free(s->vp_last), free(s->vp_ord);
+			s->vp = s->next = s->vp_ord = NULL;
 			s->vp_last = NULL;
 			return -1;
 		}
@@ -142,7 +145,17 @@ int dtl_stats__set_vps(struct dtl_stats *s, const uint16_t *vp, unsigned int cor
 			s->next[head] = i;
 		}
 	}
+	/* numbered as lparstat numbers them: 0..N-1 in the order of their first CPUs */
+	for (unsigned int i = 0, n = 0; i < s->nr_cpus; i++)
+		s->vp_ord[i] = s->vp[i] == i ? n++ : s->vp_ord[s->vp[i]];
 	return 0;
+}
+
+int dtl_stats__vp_index(const struct dtl_stats *s, unsigned int cpu)
+{
+	if (cpu >= s->nr_cpus)
+		return -1;
+	return s->vp ? (int)s->vp_ord[cpu] : (int)cpu;
 }
 
 unsigned int dtl_stats__nr_cpus(const struct dtl_stats *s)
@@ -517,6 +530,40 @@ static void clamp_to(struct vcpu *v, uint64_t span)
 	v->cur.steal_ticks -= over - d;
 }
 
+/*
+ * A VP's times are the core's, as lparstat and the HMC count them, not the
+ * sum of its threads': PowerVM preempts a VP whole, so each running thread
+ * logs the same wait and the most-stolen thread's steal is the VP's (a
+ * lower bound where threads waited at different times); the core idles
+ * only while every thread cedes, so its idle is at most the least-idle
+ * thread's. Each is a share of one core's time, never past the interval.
+ */
+static void vp_times(const struct dtl_stats *s, uint32_t vp, bool total, double interval_s,
+		     uint64_t span_ticks, struct dtl_row *row)
+{
+	double span_s = (double)span_ticks / (double)s->tb_freq, us_per_tick = 1e6 / (double)s->tb_freq;
+	uint64_t steal = 0, idle = UINT64_MAX;
+
+	for (uint32_t c = vp; c != UINT32_MAX; c = s->next[c]) {
+		const struct counts *k = total ? &s->v[c].total : &s->v[c].cur;
+
+		if (!s->v[c].online)
+			continue;
+		steal = k->steal_ticks > steal ? k->steal_ticks : steal;
+		idle = k->idle_ticks < idle ? k->idle_ticks : idle;
+	}
+	if (idle == UINT64_MAX)
+		idle = 0;
+	span_s = span_s > interval_s ? span_s : interval_s;
+	row->steal_us = (double)steal * us_per_tick;
+	row->idle_us = (double)idle * us_per_tick;
+	row->steal_pct = span_s > 0 ? row->steal_us / span_s / 1e4 : 0;
+	row->idle_pct = span_s > 0 ? row->idle_us / span_s / 1e4 : 0;
+	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
+	if (row->run_pct < 0)
+		row->run_pct = 0;
+}
+
 /* Each VP's online threads folded into one row; a VP with none gets threads 0. */
 static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, uint64_t span,
 		    unsigned int mask)
@@ -533,6 +580,9 @@ static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, 
 				n++;
 			}
 		make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]);
+		vp_times(s, h, false, interval_s, span, &s->vp_last[h]);
+		s->vp_last[h].vp = (int)s->vp_ord[h];
+		s->vp_last[h].is_vp = true;
 		s->vp_last[h].threads = n;
 	}
 }
@@ -646,8 +696,12 @@ int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, str
 			counts_add(sum, &s->v[c].total);
 			n++;
 		}
-	if (n)
+	if (n) {
 		make_row(s, sum, vp, s->total_s, s->total_ticks, s->total_mask, n, s->total_n, row);
+		vp_times(s, (uint32_t)vp, true, s->total_s, s->total_ticks, row);
+		row->vp = (int)s->vp_ord[vp];
+		row->is_vp = true;
+	}
 	free(sum);
 	return n ? 0 : -1;
 }

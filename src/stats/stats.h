@@ -26,7 +26,9 @@ enum dtl_span {
 #define DTL_ROW_SELECTED (-2)	/* the aggregate row when -C picks CPUs */
 
 struct dtl_row {
-	int cpu;			/* DTL_ROW_ALL for the partition */
+	int cpu;			/* DTL_ROW_ALL for the partition; a VP's first CPU */
+	bool is_vp;			/* a VP's row: vp is its number, 0..N-1 (lparstat's) */
+	int vp;
 	double interval_s;
 	uint64_t dispatches;
 	double dispatch_per_s;
@@ -126,6 +128,8 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 
 uint64_t dtl_stats__tb_freq(const struct dtl_stats *s);
 /* The first CPU of cpu's VP (cpu itself where VPs are unknown); -1 out of range. */
+/* The number of cpu's VP, 0..N-1 in the order of their first CPUs (cpu without VPs). */
+int dtl_stats__vp_index(const struct dtl_stats *s, unsigned int cpu);
 int dtl_stats__vp_of(const struct dtl_stats *s, unsigned int cpu);
 /*
  * The since-start latency histogram (DTL_HIST_BUCKETS counts) of a CPU, a

@@ -184,8 +184,22 @@ static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, in
 
 	attron(A_REVERSE);
 	mvhline(y0, 0, ' ', COLS);
-	mvprintw(y0, 0, "%s %d in detail%s: Esc or Enter closes, arrows scroll",
-		 t->detail_vp ? "VP" : "CPU", t->detail_id, m->since_start ? " (since start)" : "");
+	if (t->detail_vp && m->stats) {
+		/* a VP by its number, 0..N-1 as lparstat counts, with its CPUs */
+		struct dtl_cpuset set = { 0 };
+		char cpus[64];
+
+		for (unsigned int c = 0; c < dtl_stats__nr_cpus(m->stats); c++)
+			if (dtl_stats__vp_of(m->stats, c) == t->detail_id)
+				dtl_cpuset__set(&set, c);
+		dtl_cpuset__format(&set, cpus, sizeof(cpus));
+		mvprintw(y0, 0, "VP %d (CPUs %s) in detail%s: Esc or Enter closes, arrows scroll",
+			 dtl_stats__vp_index(m->stats, (unsigned int)t->detail_id), cpus,
+			 m->since_start ? " (since start)" : "");
+	} else {
+		mvprintw(y0, 0, "CPU %d in detail%s: Esc or Enter closes, arrows scroll",
+			 t->detail_id, m->since_start ? " (since start)" : "");
+	}
 	attroff(A_REVERSE);
 	y++;
 	clip_lo = y0 + 1;

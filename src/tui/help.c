@@ -35,7 +35,7 @@ static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int 
 	(void)m;
 	nk += HELP_KEYS_AT + 2;		/* the title, and a blank and a title after */
 	for (size_t i = 0; i < nk + n; i++) {
-		char buf[768];
+		char buf[768], head[16];
 
 		if (i == 0)
 			snprintf(buf, sizeof(buf), "Keys");
@@ -48,7 +48,8 @@ static void help_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int 
 			snprintf(buf, sizeof(buf), "Columns (the CSV has these and one per preempt and "
 				 "dispatch reason)");
 		else if (c[i - nk].head[0])
-			snprintf(buf, sizeof(buf), "  %-8s %-14s %s [%s]", c[i - nk].head,
+			snprintf(buf, sizeof(buf), "  %-8s %-14s %s [%s]",
+				 dtl_col__screen_head(&c[i - nk], false, head, sizeof(head)),
 				 c[i - nk].name, c[i - nk].legend,
 				 c[i - nk].unit[0] ? c[i - nk].unit : "-");
 		else

@@ -31,6 +31,8 @@ enum dtl_key_do {
 	DTL_KEY_WRITE,		/* the settings to dtltoprc */
 	DTL_KEY_SMOOTH,		/* rows smoothed or as measured */
 	DTL_KEY_SETUP,		/* the setup screen: columns and thresholds */
+	DTL_KEY_SORT_STEAL,	/* sort by steal, or back to CPUs (top's P) */
+	DTL_KEY_SORT_BY,	/* prompts for a field to sort by (htop's F6) */
 };
 
 #define DTL_KEY_PAGE 100000	/* SCROLL by this many rows is a page */

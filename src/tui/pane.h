@@ -42,7 +42,7 @@ struct dtl_tui {
 	int rows_shown;
 	bool help;
 	int help_top;
-	int prompting;		/* 0, 'd' (interval), 'b' (jump to a time) or '/' (filter) */
+	int prompting;		/* 0, 'd' interval, 'b' jump to a time, '/' filter, 'o' sort */
 	char prompt[96];
 	char message[512];
 	int sel;		/* the cursor: an index into the rows shown */
@@ -57,6 +57,7 @@ struct dtl_tui {
 	bool spark_vp;		/* whether spark holds VP rows */
 	struct dtl_spark all_spark;	/* the partition's, for the header's trend */
 	const struct dtl_table *last_table;	/* the one drawn last, for Enter */
+	bool recorded;		/* the model shown is a replay's */
 	/* the columns as the setup screen (F2) orders and picks them */
 	int col_order[DTL_TUI_MAX_COLS];
 	bool col_hidden[DTL_TUI_MAX_COLS];

@@ -84,35 +84,6 @@ int dtl_tui__columns(struct dtl_tui *t, const char *list, char *err, size_t errl
 	return 0;
 }
 
-/* A time column's heading without its unit: the cells carry theirs ("850us", "12ms"). */
-static const char *heading(const struct dtl_col *c, bool by_vp, char *buf, size_t len)
-{
-	const char *h = dtl_col__heading(c, by_vp);
-	size_t n = strlen(h);
-
-	if (strcmp(c->unit, "us") == 0 && n > 2 && strcmp(h + n - 2, "us") == 0)
-		snprintf(buf, len, "%.*s", (int)(n - 2), h);
-	else
-		snprintf(buf, len, "%s", h);
-	return buf;
-}
-
-/* A cell as the TUI shows it: times in their own unit, percentiles '-' on too few samples. */
-static void cell_text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len)
-{
-	char v[24];
-
-	if (strcmp(c->unit, "us") == 0 && dtl_col__known(c, r) &&
-	    (strncmp(c->name, "lat_p", 5) != 0 || r->samples >= DTL_MIN_SAMPLES)) {
-		dtl_judge__us(dtl_col__value(c, r), v, sizeof(v));
-		snprintf(buf, len, "%*s", c->width, v);
-	} else if (strncmp(c->name, "lat_p", 5) == 0 && r->samples < DTL_MIN_SAMPLES) {
-		snprintf(buf, len, "%*s", c->width, "-");
-	} else {
-		dtl_col__text(c, r, buf, len);
-	}
-}
-
 static int level_attr(const struct dtl_tui *t, enum dtl_level lv)
 {
 	if (!t->color)	/* monochrome and NO_COLOR: attributes only */
@@ -136,7 +107,7 @@ static void draw_heading(const struct dtl_tui *t, const struct dtl_table *tb, co
 		const struct dtl_col *k = &c[vis[i]];
 
 		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "",
-			 heading(k, tb->by_vp, h, sizeof(h)));
+			 dtl_col__screen_head(k, tb->by_vp, h, sizeof(h)));
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
 		if (off >= sizeof(buf))
 			break;
@@ -164,7 +135,7 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 	for (int i = 0; i < nv && x < COLS; i++) {
 		int attr = level_attr(t, dtl_judge__cell(&c[vis[i]], row));
 
-		cell_text(&c[vis[i]], row, cell, sizeof(cell));
+		dtl_judge__text(&c[vis[i]], row, cell, sizeof(cell));
 		attron(attr);
 		mvaddnstr(y, x, cell, COLS - x);
 		attroff(attr);

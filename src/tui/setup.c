@@ -38,7 +38,7 @@ static void setup_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int
 		      "Enter edits a threshold  Esc or F2 closes  W keeps it in dtltoprc");
 	for (int i = first; i < lines && y < y0 + height - 1; i++) {
 		int item = i - 1, attr = 0;
-		char buf[200];
+		char buf[200], head[16];
 
 		if (i == 0) {
 			snprintf(buf, sizeof(buf), "Columns, left to right (shown where they fit)");
@@ -47,7 +47,7 @@ static void setup_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int
 			const struct dtl_col *k = &c[t->col_order[item]];
 
 			snprintf(buf, sizeof(buf), "  [%c] %-8s %-24s %s", t->col_hidden[item] ? ' ' : 'x',
-				 k->head, k->name, k->legend);
+				 dtl_col__screen_head(k, false, head, sizeof(head)), k->name, k->legend);
 			attr = item == t->setup_at ? A_REVERSE : 0;
 		} else if (item == t->ncols) {
 			buf[0] = '\0';

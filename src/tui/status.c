@@ -9,32 +9,33 @@
 
 #include "../view/columns.h"
 #include "../view/judge.h"
+#include "../view/table.h"
 #include "keys.h"
 #include "pane.h"
 
-/* "  h help  q quit ...": the keys' hints, in table order. */
-static const char *hints(void)
+/* "  h help  q quit ...": the keys' hints, in table order; a toggle names where it goes. */
+static const char *hints(bool by_vp)
 {
 	static char buf[256];
 	size_t n, off = 0;
 	const struct dtl_key *k = dtl_keys(&n);
 
-	if (buf[0])
-		return buf;
+	buf[0] = '\0';
 	for (size_t i = 0; i < n && off < sizeof(buf); i++)
 		if (k[i].hint)
-			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "  %s", k[i].hint);
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "  %s",
+						k[i].what == DTL_KEY_GROUP && by_vp ? "v CPUs" : k[i].hint);
 	return buf;
 }
 
 /* " sort -steal_pct  filter steal_pct>20 (12 of 64)": what orders and picks the rows. */
 static void order(const struct dtl_tui *t, const struct dtl_model *m, char *buf, size_t len)
 {
-	size_t n, off;
-	const struct dtl_col *c = dtl_cols(&n);
+	size_t off;
+	char sort[64];
 
-	off = (size_t)snprintf(buf, len, "  sort %s%s", t->sort_reverse ? "-" : "",
-			       t->sort_col >= 0 && (size_t)t->sort_col < n ? c[t->sort_col].name : "?");
+	dtl_table__sort_text(t->sort_col, t->sort_reverse, sort, sizeof(sort));
+	off = (size_t)snprintf(buf, len, "  sort %s", sort);
 	if (dtl_filter__on(&t->filter) && off < len)
 		snprintf(buf + off, len - off, "  filter %s%s%s (%zu of %zu)", t->filter.text,
 			 t->filter.text[0] && t->filter.active ? " " : "",
@@ -67,11 +68,14 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	(void)height;
 	order(t, m, how, sizeof(how));
 	if (t->prompting == '/')
-		dtl_tui__line(y, A_BOLD, "Filter, e.g. steal_pct>20 cpu=0-63 vp=8 (Enter applies, empty "
-			      "clears, Esc cancels): %s", t->prompt);
+		dtl_tui__line(y, A_BOLD, "Filter, e.g. STEAL%%>20 P99>10ms cpu=0-63 vp=1 (Enter applies, "
+			      "empty clears, Esc cancels): %s", t->prompt);
 	else if (t->prompting == 't')
 		dtl_tui__line(y, A_BOLD, "Threshold as FIELD=WARN:CRIT (Enter sets, Esc cancels): %s",
 			      t->prompt);
+	else if (t->prompting == 'o')
+		dtl_tui__line(y, A_BOLD, "Sort by a heading or CSV field, -FIELD descending, +FIELD "
+			      "ascending (Enter sorts, Esc cancels): %s", t->prompt);
 	else if (t->prompting == 'b')
 		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
 		              "(Enter jumps, Esc cancels): %s", t->prompt);
@@ -82,13 +86,13 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	else if (m->status && m->status[0])
 		dtl_tui__line(y, A_BOLD, "%s", m->status);
 	else if (!m->intervals)
-		fit(y, hints() + 2);	/* no rows yet to count */
+		fit(y, hints(false) + 2);	/* no rows yet to count */
 	else {
 		char line[640];
 
 		snprintf(line, sizeof(line), "rows %d-%d of %d%s%s", total ? t->top + 1 : 0,
 			 t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
-			 hints());
+			 hints(m->table->by_vp));
 		fit(y, line);
 	}
 }
@@ -125,6 +129,16 @@ static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
 		t->prompting = 0;
 		if (dtl_judge__set(t->prompt, err, sizeof(err)))
 			snprintf(t->message, sizeof(t->message), "%s", err);
+	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'o') {
+		int col;
+		bool reverse;
+
+		t->prompting = 0;
+		if (t->prompt[0] && dtl_table__sort_parse(t->prompt, &col, &reverse) == 0)
+			t->sort_col = col, t->sort_reverse = reverse;
+		else if (t->prompt[0])
+			snprintf(t->message, sizeof(t->message), "no field '%s' to sort by (a heading "
+				 "on screen or a CSV field)", t->prompt);
 	} else if ((ch == '\r' || ch == '\n' || ch == KEY_ENTER) && t->prompting == 'b') {
 		t->prompting = 0;
 		a.what = DTL_ACT_JUMP;	/* main knows the recording's clock */

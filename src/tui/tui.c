@@ -351,7 +351,25 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case DTL_KEY_SPAN: a.what = DTL_ACT_SPAN; break;
 	case DTL_KEY_GROUP: a.what = DTL_ACT_GROUP; break;
 	case DTL_KEY_STEP: a.what = DTL_ACT_STEP; a.step = k->arg; break;
-	case DTL_KEY_JUMP: t->prompting = 'b'; t->prompt[0] = '\0'; break;
+	case DTL_KEY_JUMP:
+		/* said at once: a live run has nowhere to jump to */
+		if (!t->recorded)
+			snprintf(t->message, sizeof(t->message), "b jumps in a replay (-r); this run "
+				 "is live");
+		else
+			t->prompting = 'b', t->prompt[0] = '\0';
+		break;
+	case DTL_KEY_SORT_STEAL: {
+		int steal = dtl_cols__find("steal_pct");
+
+		if (t->sort_col == steal && !t->sort_reverse)
+			t->sort_col = dtl_cols__find("cpu");
+		else
+			t->sort_col = steal;
+		t->sort_reverse = false;
+		break;
+	}
+	case DTL_KEY_SORT_BY: t->prompting = 'o'; t->prompt[0] = '\0'; break;
 	case DTL_KEY_INTERVAL: t->prompting = 'd'; t->prompt[0] = '\0'; break;
 	case DTL_KEY_SORT_MOVE: move_sort(t, k->arg); break;
 	case DTL_KEY_SORT_REVERSE: t->sort_reverse = !t->sort_reverse; break;
@@ -372,8 +390,7 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case DTL_KEY_SETUP: t->setup = true; t->setup_at = 0; break;
 	case DTL_KEY_WRITE:
 		a.what = DTL_ACT_WRITE;
-		snprintf(a.text, sizeof(a.text), "%s%s", t->sort_reverse ? "-" : "",
-			 dtl_cols(&(size_t){ 0 })[t->sort_col].name);
+		dtl_table__sort_text(t->sort_col, t->sort_reverse, a.text, sizeof(a.text));
 		dtl_tui__columns_text(t, a.list, sizeof(a.list));
 		break;
 	}
@@ -451,6 +468,7 @@ void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m)
 	int h[8], fixed = 0, fills = 0, y = 0, n;
 
 	t->last_table = m->table;
+	t->recorded = m->recorded;
 	dtl_tui__filter_rows(t, m->table);
 	for (n = 0; p[n] && n < 8; n++) {
 		h[n] = p[n]->height(t, m);

@@ -168,10 +168,27 @@ int dtl_cols__find(const char *name)
 		if (strcmp(c[i].name, name) == 0)
 			return (int)i;
 	/* The headings on screen work too, in any case: -s STEAL% as -s steal_pct. */
-	for (size_t i = 0; i < n; i++)
-		if (c[i].head[0] && strcasecmp(c[i].head, name) == 0)
+	for (size_t i = 0; i < n; i++) {
+		char h[16];
+
+		if (c[i].head[0] && (strcasecmp(c[i].head, name) == 0 ||
+				     strcasecmp(dtl_col__screen_head(&c[i], false, h, sizeof(h)), name) == 0 ||
+				     (c[i].kind == DTL_COL_CPU && strcasecmp(name, "VP") == 0)))
 			return (int)i;
+	}
 	return -1;
+}
+
+const char *dtl_col__screen_head(const struct dtl_col *c, bool by_vp, char *buf, size_t len)
+{
+	const char *h = dtl_col__heading(c, by_vp);
+	size_t n = strlen(h);
+
+	if (strcmp(c->unit, "us") == 0 && n > 2 && strcmp(h + n - 2, "us") == 0)
+		snprintf(buf, len, "%.*s", (int)(n - 2), h);
+	else
+		snprintf(buf, len, "%s", h);
+	return buf;
 }
 
 const char *dtl_col__heading(const struct dtl_col *c, bool by_vp)
@@ -213,7 +230,7 @@ double dtl_col__value(const struct dtl_col *c, const struct dtl_row *r)
 	case DTL_COL_INTERVAL:
 		return r->interval_s;
 	case DTL_COL_CPU:
-		return r->cpu;
+		return r->is_vp ? r->vp : r->cpu;	/* a VP by its number */
 	case DTL_COL_MASK:
 		return r->mask;
 	case DTL_COL_U64:
@@ -249,7 +266,7 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 		if (dtl_row__label(r))
 			snprintf(buf, len, "%s", dtl_row__label(r));
 		else
-			snprintf(buf, len, "%d", r->cpu);
+			snprintf(buf, len, "%d", r->is_vp ? r->vp : r->cpu);
 		break;
 	case DTL_COL_MASK:
 		snprintf(buf, len, "0x%x", r->mask);

@@ -40,7 +40,10 @@ struct dtl_col {
 };
 
 const struct dtl_col *dtl_cols(size_t *n);
-/* Index of a column by CSV name, or by its heading in any case; -1 if none. */
+/*
+ * Index of a column by CSV name, or by its heading in any case, with or
+ * without a time column's unit ("P99", "P99us", "STEAL%", "VP"); -1 if none.
+ */
 int dtl_cols__find(const char *name);
 /* c's heading on screen and in text: the CPU column says VP when rows are VPs. */
 const char *dtl_col__heading(const struct dtl_col *c, bool by_vp);
@@ -55,6 +58,9 @@ void dtl_col__csv(const struct dtl_col *c, const struct dtl_row *r, const char *
 		  char *buf, size_t len);
 /* The text/TUI form, right-aligned to c->width. */
 void dtl_col__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len);
+
+/* The heading as the screen shows it: a time column's without its unit ("P99", "STEAL"). */
+const char *dtl_col__screen_head(const struct dtl_col *c, bool by_vp, char *buf, size_t len);
 
 /* "2025-01-01T00:00:01.000Z" */
 void dtl_timestamp(uint64_t ns_since_epoch, char *buf, size_t len);

@@ -13,9 +13,40 @@
 
 static const char *const ops[] = { "<=", ">=", "!=", "<", ">", "=" };
 
+/*
+ * A value as the screen shows it, in c's CSV unit: "20ms" for a time
+ * (microseconds), "20%" for a share; a bare number is in CSV units, or in
+ * the screen's when the field was named by its heading (INVOL% 20 is 20 %).
+ */
+static int value(const struct dtl_col *c, bool by_head, const char *s, double *v)
+{
+	static const struct { const char *unit; double us; } times[] = {
+		{ "us", 1 }, { "\xc2\xb5s", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "m", 60e6 },
+	};
+	char *end;
+	double x = strtod(s, &end);
+
+	if (end == s || !isfinite(x))
+		return -1;
+	if (!*end) {
+		*v = by_head ? x / c->scale : x;
+		return 0;
+	}
+	if (strcmp(end, "%") == 0 && (strcmp(c->unit, "%") == 0 || c->scale == 100)) {
+		*v = x / c->scale;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if (strcmp(c->unit, "us") == 0 && strcmp(end, times[i].unit) == 0) {
+			*v = x * times[i].us;
+			return 0;
+		}
+	return -1;
+}
+
 static int term(struct dtl_filter *f, const char *s, size_t n, char *err, size_t errlen)
 {
-	char buf[96], *op = NULL, *end;
+	char buf[96], *op = NULL;
 	const char *which = NULL;
 	unsigned int k = f->n;
 
@@ -41,14 +72,20 @@ static int term(struct dtl_filter *f, const char *s, size_t n, char *err, size_t
 		if (dtl_cpuset__parse(&f->t[k].cpus, op, err, errlen))
 			return -1;
 	} else {
+		const struct dtl_col *c;
+		size_t nc;
+
 		f->t[k].col = dtl_cols__find(buf);
-		f->t[k].v = strtod(op, &end);
 		if (f->t[k].col < 0) {
-			snprintf(err, errlen, "no field '%s' to filter by (--list-fields)", buf);
+			snprintf(err, errlen, "no field '%s' to filter by (a heading on screen or a CSV "
+				 "field, --list-fields)", buf);
 			return -1;
 		}
-		if (end == op || *end || !isfinite(f->t[k].v)) {
-			snprintf(err, errlen, "bad number '%s' in the filter", op);
+		c = &dtl_cols(&nc)[f->t[k].col];
+		if (value(c, strcmp(c->name, buf) != 0, op, &f->t[k].v)) {
+			snprintf(err, errlen, "bad value '%s' for %s (a number%s)", op, buf,
+				 strcmp(c->unit, "us") == 0 ? ", with us, ms or s if you like" :
+				 strcmp(c->unit, "%") == 0 || c->scale == 100 ? ", % if you like" : "");
 			return -1;
 		}
 	}
@@ -91,7 +128,9 @@ bool dtl_filter__match(const struct dtl_filter *f, const struct dtl_row *r)
 		return false;
 	for (unsigned int i = 0; i < f->n; i++) {
 		if (f->t[i].col < 0) {
-			if (r->cpu < 0 || !dtl_cpuset__has(&f->t[i].cpus, (unsigned int)r->cpu))
+			int id = r->is_vp ? r->vp : r->cpu;	/* a VP by its number */
+
+			if (id < 0 || !dtl_cpuset__has(&f->t[i].cpus, (unsigned int)id))
 				return false;
 			continue;
 		}

@@ -238,3 +238,18 @@ void dtl_judge__spread(const struct dtl_table *t, char *buf, size_t len)
 	}
 	free(v);
 }
+
+void dtl_judge__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len)
+{
+	char v[24];
+
+	if (strcmp(c->unit, "us") == 0 && dtl_col__known(c, r) &&
+	    (strncmp(c->name, "lat_p", 5) != 0 || r->samples >= DTL_MIN_SAMPLES)) {
+		dtl_judge__us(dtl_col__value(c, r), v, sizeof(v));
+		snprintf(buf, len, "%*s", c->width, v);
+	} else if (strncmp(c->name, "lat_p", 5) == 0 && r->samples < DTL_MIN_SAMPLES) {
+		snprintf(buf, len, "%*s", c->width, "-");
+	} else {
+		dtl_col__text(c, r, buf, len);
+	}
+}

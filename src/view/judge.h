@@ -41,4 +41,10 @@ void dtl_judge__spread(const struct dtl_table *t, char *buf, size_t len);
 /* A duration in us as "850us", "12.3ms", "18.5s". */
 void dtl_judge__us(double us, char *buf, size_t len);
 
+/*
+ * A cell as the screen and the batch text show it, right-aligned: times in
+ * their own unit ("850us", "12ms"), percentiles '-' on too few samples.
+ */
+void dtl_judge__text(const struct dtl_col *c, const struct dtl_row *r, char *buf, size_t len);
+
 #endif

@@ -93,10 +93,10 @@ static void source_info(FILE *f, bool om, const struct dtl_model *m)
 static void cpu_info(FILE *f, bool om, const struct dtl_model *m, const struct rows *rs)
 {
 	family(f, om, "dtl_cpu", INFO, NULL,
-	       "A logical CPU online, and its virtual processor (named by its first CPU).");
+	       "A logical CPU online, and its virtual processor (0..N-1, as lparstat numbers them).");
 	for (size_t i = 0; i < rs->n; i++)
 		fprintf(f, "dtl_cpu_info{cpu=\"%d\",vp=\"%d\"} 1\n", rs->r[i].cpu,
-			dtl_stats__vp_of(m->stats, (unsigned int)rs->r[i].cpu));
+			dtl_stats__vp_index(m->stats, (unsigned int)rs->r[i].cpu));
 }
 
 /*
@@ -230,7 +230,8 @@ static void latency(FILE *f, bool om, const struct dtl_model *m, const struct ro
 		    (vp ? dtl_stats__vp_row(m->stats, id, DTL_SPAN_TOTAL, &r)
 			: dtl_stats__row(m->stats, id, DTL_SPAN_TOTAL, &r)))
 			continue;
-		snprintf(lbl, sizeof(lbl), "%s=\"%d\"", vp ? "vp" : "cpu", id);
+		snprintf(lbl, sizeof(lbl), "%s=\"%d\"", vp ? "vp" : "cpu",
+			 vp ? dtl_stats__vp_index(m->stats, (unsigned int)id) : id);
 		one_hist(f, m, lbl, h, r.e2d_s);
 	}
 }

@@ -31,9 +31,30 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 	t->ts_ns = ts_ns;
 	if (dtl_stats__row(s, DTL_ROW_ALL, span, &t->all))
 		return -1;
+	if (t->by_vp && t->n) {
+		/* per VP, the partition's times are its cores', as its rows' are */
+		double steal = 0, idle = 0;
+
+		for (size_t i = 0; i < t->n; i++)
+			steal += t->rows[i].steal_us, idle += t->rows[i].idle_us;
+		t->all.steal_pct *= t->all.steal_us > 0 ? steal / t->all.steal_us * (double)t->all.threads /
+				    (double)t->n : 0;
+		t->all.idle_pct *= t->all.idle_us > 0 ? idle / t->all.idle_us * (double)t->all.threads /
+				   (double)t->n : 0;
+		t->all.steal_us = steal, t->all.idle_us = idle;
+		t->all.run_pct = 100 - t->all.steal_pct - t->all.idle_pct;
+		if (t->all.run_pct < 0)
+			t->all.run_pct = 0;
+	}
 	if (t->selected)
 		t->all.cpu = DTL_ROW_SELECTED;
 	return 0;
+}
+
+/* CPUs read up, every figure down: the worst first. */
+static bool ascending(const struct dtl_col *c)
+{
+	return c->kind == DTL_COL_CPU;
 }
 
 static const struct dtl_col *sort_col;
@@ -57,11 +78,36 @@ void dtl_table__sort(struct dtl_table *t, int col, bool reverse)
 	if (col < 0 || (size_t)col >= n)
 		return;
 	sort_col = &c[col];
-	sort_dir = sort_col->kind == DTL_COL_CPU ? 1 : -1;
+	sort_dir = ascending(sort_col) ? 1 : -1;
 	if (reverse)
 		sort_dir = -sort_dir;
 	if (t->n)
 		qsort(t->rows, t->n, sizeof(*t->rows), cmp);
+}
+
+int dtl_table__sort_parse(const char *a, int *col, bool *reverse)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+	char sign = a[0] == '-' || a[0] == '+' ? a[0] : 0;
+
+	*col = dtl_cols__find(a + (sign != 0));
+	if (*col < 0)
+		return -1;
+	*reverse = sign && (sign == '-') == ascending(&c[*col]);
+	return 0;
+}
+
+void dtl_table__sort_text(int col, bool reverse, char *buf, size_t len)
+{
+	size_t n;
+	const struct dtl_col *c = dtl_cols(&n);
+
+	if (col < 0 || (size_t)col >= n) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, "%s%s", !reverse ? "" : ascending(&c[col]) ? "-" : "+", c[col].name);
 }
 
 void dtl_table__free(struct dtl_table *t)

@@ -41,4 +41,14 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title);
 int dtl_snapshot__write(const char *dir, const struct dtl_table *t, time_t now,
 			char *path, size_t pathlen, char *err, size_t errlen);
 
+/*
+ * A sort as ps's --sort takes it: "-FIELD" descending, "+FIELD" ascending,
+ * "FIELD" in its own order (CPUs up, figures down); FIELD a CSV name or a
+ * heading. Into the column and whether that is the reverse of its own
+ * order; -1 if FIELD names no column.
+ */
+int dtl_table__sort_parse(const char *a, int *col, bool *reverse);
+/* The same sort in that form, signed only when it is not the field's own order. */
+void dtl_table__sort_text(int col, bool reverse, char *buf, size_t len);
+
 #endif

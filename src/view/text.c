@@ -7,6 +7,7 @@
 
 #include "../dtl/dtl.h"
 #include "columns.h"
+#include "judge.h"
 #include "model.h"
 #include "table.h"
 #include "writer.h"
@@ -21,7 +22,7 @@ static void text_row(FILE *f, const struct dtl_row *r)
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;
-		dtl_col__text(&c[i], r, cell, sizeof(cell));
+		dtl_judge__text(&c[i], r, cell, sizeof(cell));	/* as the screen shows it */
 		fprintf(f, "%s%s", first ? "" : " ", cell);
 		first = false;
 	}
@@ -32,23 +33,27 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char ts[40], partial[64], witness[64];
-	bool first = true;
+	char ts[40], partial[64], witness[96], head[16], p50[16], p99[16], mx[16];
+	bool first = true, enough = t->all.samples >= DTL_MIN_SAMPLES;
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
 	fprintf(f, "%s  interval %.3fs  %s\n", ts, t->all.interval_s, title);
 	if (!(t->all.known & DTL_KNOWN_DTL)) {
-		fprintf(f, "%s: %llu dispatch cycles (%.1f/s)  steal %.2f%%  idle %.2f%%  "
+		fprintf(f, "%s: %llu dispatch cycles (%.1f/s)  steal %.1f%%  idle %.1f%%  "
 			"(VPA counters, no DTL: latency, reasons and faults unknown)\n",
 			dtl_row__label(&t->all), (unsigned long long)t->all.dispatches,
 			t->all.dispatch_per_s, t->all.steal_pct, t->all.idle_pct);
 		goto heading;
 	}
-	fprintf(f, "%s: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.2f%%  "
-		"latency p50 %.2fus p99 %.2fus max %.2fus  lost %llu%s",
+	/* the histogram knows a latency to 6.25 %: two or three figures, in its unit */
+	dtl_judge__us(t->all.lat_p50_us, p50, sizeof(p50));
+	dtl_judge__us(t->all.lat_p99_us, p99, sizeof(p99));
+	dtl_judge__us(t->all.lat_max_us, mx, sizeof(mx));
+	fprintf(f, "%s: %llu dispatches (%.1f/s)  involuntary %.1f%%  steal %.1f%%  "
+		"latency p50 %s p99 %s max %s  lost %llu%s",
 		dtl_row__label(&t->all), (unsigned long long)t->all.dispatches,
 		t->all.dispatch_per_s, t->all.preempt_ratio * 100, t->all.steal_pct,
-		t->all.lat_p50_us, t->all.lat_p99_us, t->all.lat_max_us,
+		enough ? p50 : "-", enough ? p99 : "-", mx,
 		(unsigned long long)t->all.lost, t->all.gaps ? "+" : "");
 	if (t->all.gaps)
 		fprintf(f, "  gaps %llu (entries lost, count unknown)",
@@ -62,7 +67,8 @@ heading:
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;
-		fprintf(f, "%s%*s", first ? "" : " ", c[i].width, dtl_col__heading(&c[i], t->by_vp));
+		fprintf(f, "%s%*s", first ? "" : " ", c[i].width,
+			dtl_col__screen_head(&c[i], t->by_vp, head, sizeof(head)));
 		first = false;
 	}
 	fputc('\n', f);

@@ -116,10 +116,51 @@ TEST(filter_terms_all_hold_and_unknown_figures_pass_none)
 	f.active = true;
 	CHECK(dtl_filter__on(&f) && !dtl_filter__match(&f, &c) && dtl_filter__match(&f, &b));
 	CHECK(dtl_filter__parse(&f, "steal_pct>x", err, sizeof(err)) == -1);
-	CHECK_CONTAINS(err, "bad number 'x'");
+	CHECK_CONTAINS(err, "bad value 'x' for steal_pct");
 	CHECK(dtl_filter__parse(&f, "nosuch>1", err, sizeof(err)) == -1);
 	CHECK_CONTAINS(err, "no field 'nosuch'");
 	CHECK(dtl_filter__parse(&f, "steal_pct", err, sizeof(err)) == -1);
 	CHECK(dtl_filter__parse(&f, "cpu=9999999", err, sizeof(err)) == -1);
 	CHECK(f.active);	/* a refused filter leaves the last one */
+}
+
+/* What the screen shows is what the filter takes: headings, and values in their units. */
+TEST(filter_takes_the_screens_headings_and_units)
+{
+	struct dtl_filter f = { 0 };
+	struct dtl_row a = row(3, 30, 25000, 30), b = row(4, 5, 900, 30);
+	char err[256];
+
+	CHECK(dtl_filter__parse(&f, "P99>20ms", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "lat_p99_us>20ms", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "p99us<1ms", err, sizeof(err)) == 0);
+	CHECK(!dtl_filter__match(&f, &a) && dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "P99<0.001s", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &b));
+	a.steal_us = 300000, b.steal_us = 100000;
+	CHECK(dtl_filter__parse(&f, "STEAL>250ms", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "steal_pct>=20%", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	/* INVOL% is a ratio in CSV: by its heading the number is the screen's percent */
+	a.preempt_ratio = 0.5, b.preempt_ratio = 0.1;
+	CHECK(dtl_filter__parse(&f, "INVOL%>20", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "preempt_ratio>0.2", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	CHECK(dtl_filter__parse(&f, "preempt_ratio>20%", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a) && !dtl_filter__match(&f, &b));
+	/* a unit the field does not have is refused, naming what it takes */
+	CHECK(dtl_filter__parse(&f, "DISP/s>5ms", err, sizeof(err)) == -1);
+	CHECK_CONTAINS(err, "bad value '5ms' for DISP/s");
+	CHECK(dtl_filter__parse(&f, "P99>20parsecs", err, sizeof(err)) == -1);
+	CHECK_CONTAINS(err, "with us, ms or s");
+	/* VP rows by their number, 0..N-1 */
+	a.is_vp = true, a.vp = 1, a.cpu = 8;
+	CHECK(dtl_filter__parse(&f, "vp=1", err, sizeof(err)) == 0);
+	CHECK(dtl_filter__match(&f, &a));
+	CHECK(dtl_filter__parse(&f, "vp=8", err, sizeof(err)) == 0);
+	CHECK(!dtl_filter__match(&f, &a));
 }

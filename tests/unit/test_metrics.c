@@ -94,7 +94,7 @@ TEST(metrics_reasons_share_a_series_per_name_and_migrations_split_by_core)
 	CHECK_CONTAINS(x, "\ndtl_preempts_total{cpu=\"2\",reason=\"H_CONFER\"} 1\n");
 	CHECK_CONTAINS(x, "\ndtl_migrations_total{cpu=\"2\",scope=\"core\"} 1\n");
 	CHECK_CONTAINS(x, "\ndtl_migrations_total{cpu=\"2\",scope=\"other\"} 1\n");
-	CHECK_CONTAINS(x, "\ndtl_cpu_info{cpu=\"3\",vp=\"2\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_cpu_info{cpu=\"3\",vp=\"1\"} 1\n");
 	/* a name once per CPU: no duplicate series */
 	CHECK(strstr(strstr(x, "{cpu=\"2\",reason=\"firmware_internal_event\"}") + 1,
 		     "dtl_dispatches_total{cpu=\"2\",reason=\"firmware_internal_event\"}") == NULL);
@@ -121,8 +121,9 @@ TEST(metrics_histogram_is_cumulative_with_exact_power_of_two_edges)
 	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"0.004096\"} 3\n");
 	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_bucket{vp=\"0\",le=\"+Inf\"} 3\n");
 	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_sum{vp=\"0\"} 0.005047\n");
-	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count{vp=\"2\"} 1\n");
-	CHECK(strstr(x, "{vp=\"1\"") == NULL && strstr(x, "{vp=\"3\"") == NULL);
+	/* VPs by number, 0..N-1: the second VP (CPUs 2-3) is vp 1 */
+	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count{vp=\"1\"} 1\n");
+	CHECK(strstr(x, "{vp=\"2\"") == NULL && strstr(x, "{vp=\"3\"") == NULL);
 	free(x);
 	x = expose(s, DTL_HIST_BY_PARTITION, false);
 	CHECK_CONTAINS(x, "\ndtl_dispatch_latency_seconds_count 4\n");

@@ -209,9 +209,18 @@ TEST(options_parse_the_documented_forms)
 	CHECK_EQ(t_parse_opts("dtltop --sim -b 2 5", &o, err, sizeof(err)), 0);
 	CHECK_NEAR(o.interval_s, 2, 0);
 	CHECK_EQ(o.iterations, 5);
+	/* as ps: -FIELD descending, +FIELD ascending, FIELD its own order */
 	CHECK_EQ(t_parse_opts("dtltop -s -steal_pct", &o, err, sizeof(err)), 0);
-	CHECK(o.sort_reverse);
+	CHECK(!o.sort_reverse);
 	CHECK_EQ(o.sort_col, dtl_cols__find("steal_pct"));
+	CHECK_EQ(t_parse_opts("dtltop -s +steal_pct", &o, err, sizeof(err)), 0);
+	CHECK(o.sort_reverse);
+	CHECK_EQ(t_parse_opts("dtltop -s -cpu", &o, err, sizeof(err)), 0);
+	CHECK(o.sort_reverse);
+	CHECK_EQ(t_parse_opts("dtltop -s +CPU", &o, err, sizeof(err)), 0);
+	CHECK(!o.sort_reverse);
+	CHECK_EQ(t_parse_opts("dtltop -s P99", &o, err, sizeof(err)), 0);
+	CHECK_EQ(o.sort_col, dtl_cols__find("lat_p99_us"));
 }
 
 TEST(options_reject_bad_values_naming_them)

@@ -73,9 +73,10 @@ static void when(double t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%SZ", &tm);
 }
 
-static void row_name(const struct rp *r, unsigned int k, char *buf, size_t len)
+void rp_row_name(const struct rp *r, unsigned int k, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %d", r->by_vp ? "VP" : "CPU", r->row_id[k]);
+	/* the rows are the VPs in the order of their first CPUs: k is a VP's number */
+	snprintf(buf, len, "%s %d", r->by_vp ? "VP" : "CPU", r->by_vp ? (int)k : r->row_id[k]);
 }
 
 static void facts(FILE *f, const struct rp *r)
@@ -183,7 +184,7 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	fprintf(f, "<li>%zu of %u %s above 50 %% steal over the span; the worst:", above, r->nrows,
 		r->by_vp ? "VPs" : "CPUs");
 	for (unsigned int k = 0; k < r->nrows && k < 5 && !isnan(o[k].mean); k++) {
-		row_name(r, o[k].k, buf, sizeof(buf));
+		rp_row_name(r, o[k].k, buf, sizeof(buf));
 		fprintf(f, "%s %s (%.1f %%)", k ? "," : "", buf, o[k].mean);
 	}
 	fputs("</li>\n", f);

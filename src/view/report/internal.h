@@ -60,6 +60,8 @@ static inline bool rp_narrow(const struct rp *r, size_t i)
 	return r->imask[i] != r->mask_any;
 }
 
+/* html.c: "VP 3" (VPs by number, 0..N-1) or "CPU 17", for row k. */
+void rp_row_name(const struct rp *r, unsigned int k, char *buf, size_t len);
 /* html.c: the page, to f; 0, or -1 out of memory. */
 int rp_write_html(FILE *f, const struct rp *r);
 /* rows.c: the heatmap and the small multiples of the worst rows (o: the ranking). */

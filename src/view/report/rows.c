@@ -154,9 +154,10 @@ int rp_heatmap(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	rc |= image(f, r, o, 0, top, top, c.b, c.nb, vmax, RP_MT, (int)top * TOP_H);
 	for (unsigned int k = 0; k < top; k++) {
 		int y = RP_MT + (int)k * TOP_H + TOP_H - 2;
+		char name[32];
 
-		fprintf(f, "<text class=\"yt\" x=\"%d\" y=\"%d\">%s %d</text>", RP_ML - 6, y,
-			r->by_vp ? "VP" : "CPU", r->row_id[o[k].k]);
+		rp_row_name(r, o[k].k, name, sizeof(name));
+		fprintf(f, "<text class=\"yt\" x=\"%d\" y=\"%d\">%s</text>", RP_ML - 6, y, name);
 		fprintf(f, "<text class=\"lg\" x=\"%d\" y=\"%d\">%.1f</text>\n", RP_ML + RP_PW + 4, y,
 			o[k].mean);
 	}
@@ -180,7 +181,7 @@ int rp_multiples(FILE *f, const struct rp *r, const struct rp_ranked *o)
 	unsigned int n = r->nrows < 10 ? r->nrows : 10;
 	double *steal = malloc(r->n * sizeof(*steal)), *p99 = malloc(r->n * sizeof(*p99));
 	double smax = 0, pmax = 1, pmin = INFINITY;
-	char title[96];
+	char title[96], name[32];
 
 	if (!steal || !p99) {
 		free(steal), free(p99);
@@ -206,8 +207,8 @@ int rp_multiples(FILE *f, const struct rp *r, const struct rp_ranked *o)
 			steal[i] = s == RP_NO_STEAL ? NAN : s / 100.0;
 			p99[i] = r->p99[i * r->nrows + o[k].k];
 		}
-		snprintf(title, sizeof(title), "%s %d: mean steal %.1f %%", r->by_vp ? "VP" : "CPU",
-			 r->row_id[o[k].k], o[k].mean);
+		rp_row_name(r, o[k].k, name, sizeof(name));
+		snprintf(title, sizeof(title), "%s: mean steal %.1f %%", name, o[k].mean);
 		if (rp_chart__begin_small(&c, f, r, title, 70))
 			break;
 		c.y = (struct dtl_scale){ 0, dtl_scale__nice_max(smax, 10), RP_MT + c.h, RP_MT, false };
