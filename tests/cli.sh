@@ -378,6 +378,16 @@ verdict dedicated "dedicated processors, no pool" vps=2,dedicated=1
 verdict donating "donating idle cycles" vps=2,donating=1
 "$DTLTOP" --sim=dedicated=1,clock=virtual --no-config -b -n 2 | grep -q "^LPAR dedicated  procs 2" \
 	&& ok || fail "a dedicated LPAR's line"
+# -C picks the rows shown, not the simulated world: the partition's lparcfg is the same
+lpar() { "$DTLTOP" --sim=vps=4,ent=2,load=0.6,pool=6,other=2,clock=virtual --no-config -b -n 2 "$@" | grep '^LPAR' | tail -1; }
+[ -n "$(lpar)" ] && [ "$(lpar)" = "$(lpar -C 8-23)" ] && ok || fail "-C changed the simulated partition: $(lpar) / $(lpar -C 8-23)"
+# a replay's -d of several intervals shows the trailing partial group for its own length
+"$DTLTOP" --sim=clock=virtual --no-config -b -n 5 -w "$tmp/five.dtl" -o /dev/null || fail "five intervals"
+groups=$("$DTLTOP" -r "$tmp/five.dtl" -b -d 2 --csv | awk -F, '$3 == "all" { printf "%s,%s ", $2, $4 }')
+total=$("$DTLTOP" -r "$tmp/five.dtl" -b --csv | awk -F, '$3 == "all" { s += $4 } END { print s }')
+awk -v g="$groups" -v t="$total" 'BEGIN { n = split(g, a, " "); for (i = 1; i <= n; i++) { split(a[i], f, ","); s += f[2] }
+	split(a[3], f, ","); exit !(n == 3 && f[1] == "1.000" && s == t) }' && ok \
+	|| fail "-d 2 over 5 intervals: $groups (total $total)"
 expect_error "pool with dedicated" "pool= is for shared processors" --sim=dedicated=1,pool=4 -b -n 1
 
 finish

@@ -141,10 +141,15 @@ keys Space
 expect '\[PAUSED\]' "space pauses"
 sleep 0.3
 rows() { screen | grep -E '^ +[0-9]+ +[0-9]' | head -20; }
+head_lines() { screen | grep -E '^(LPAR|all|why|trend) '; }
 before=$(rows)
+hbefore=$(head_lines)
 sleep 1.2	# four intervals of 0.3 s go by behind the paused screen
 after=$(rows)
 [ -n "$before" ] && [ "$before" = "$after" ] && ok || fail "paused rows changed: $before / $after"
+# and the header with them: lparcfg's figures and the trend hold still too
+[ -n "$hbefore" ] && [ "$hbefore" = "$(head_lines)" ] && ok \
+	|| fail "paused header changed: $hbefore / $(head_lines)"
 keys e
 expect 'exported 64 rows to' "e while paused exports"
 snap=$(ls -t "$tmp"/run/dtltop-*.csv | head -1)

@@ -24,6 +24,9 @@ struct dtl_loop {
 	unsigned int nr_vps, smt;	/* of the CPUs online; nr_vps 0: unknown */
 	struct dtl_lparcfg lparcfg0, lparcfg_prev;	/* the first read, the one before */
 	struct dtl_lpar_figs lpar, lpar_total;	/* over the interval, since the start */
+	/* what the rows on show were made with: paused, the header holds still too */
+	struct dtl_lparcfg shown_lparcfg;
+	struct dtl_lpar_figs shown_lpar, shown_lpar_total;
 	bool paused, since_start;
 	char status[512];
 	struct dtl_rec_writer *rec;

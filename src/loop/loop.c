@@ -147,7 +147,7 @@ static void read_lparcfg(struct dtl_loop *l, bool record)
 /* The partition's lparcfg figures on the aggregate row, over the span it shows. */
 static void lpar_row(struct dtl_loop *l)
 {
-	const struct dtl_lpar_figs *f = l->since_start ? &l->lpar_total : &l->lpar;
+	const struct dtl_lpar_figs *f = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
 	struct dtl_row *r = &l->table.all;
 
 	if (l->table.selected)
@@ -190,8 +190,8 @@ static void build_model(struct dtl_loop *l)
 	m->since_start = l->since_start;
 	m->smooth_s = l->smooth_s > 0 && !l->since_start ? l->smooth_s : 0;
 	m->recorded = dtl_source__recorded(l->src);
-	m->lparcfg = &l->lparcfg;
-	m->lpar = l->since_start ? &l->lpar_total : &l->lpar;
+	m->lparcfg = &l->shown_lparcfg;
+	m->lpar = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
 	m->status = l->status;
 }
 
@@ -210,6 +210,9 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
 	dtl_table__fill(&l->table, l->stats, l->since_start ? DTL_SPAN_TOTAL : DTL_SPAN_INTERVAL,
 			ts);
 	l->table.ts_ns = ts;
+	l->shown_lparcfg = l->lparcfg;
+	l->shown_lpar = l->lpar;
+	l->shown_lpar_total = l->lpar_total;
 	lpar_row(l);
 	loop_smooth(l, l->fresh);
 	l->fresh = false;

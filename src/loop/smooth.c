@@ -69,6 +69,9 @@ static void one(struct smooth *s, unsigned int k, struct dtl_row *r, double a, b
 		if (s->seen[k] || fresh)
 			*x = s->v[k][f];
 	}
+	/* DISP beside a smoothed DISP/s says the same: the count the rate stands for */
+	if (s->seen[k] || fresh)
+		r->dispatches = (uint64_t)llround(r->dispatch_per_s * r->interval_s);
 	s->seen[k] |= fresh;
 }
 

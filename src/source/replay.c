@@ -319,7 +319,9 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 
 	while (p->consumed < p->released) {
 		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
-			p->eof = p->eof_in_interval = true;
+			/* a -d of several ended early: what it holds is shown, for its own length */
+			p->eof = true;
+			p->eof_in_interval = p->interval_s <= 0;
 			p->consumed = p->released;
 			return 0;
 		}

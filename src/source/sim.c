@@ -556,7 +556,7 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		s->p_preempt = 0.9;
 	s->wait_ticks = (double)s->slice * (0.05 + s->p_preempt / (1 - s->p_preempt));
 
-	dtl_cpuset__for_each(cpu, &src->cpus) {
+	for (cpu = 0; cpu < s->p.vcpus; cpu++) {	/* every CPU, shown (-C) or not */
 		struct simcpu *v = &s->v[cpu];
 
 		v->rng = o->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
@@ -633,8 +633,15 @@ static int sim_read(struct dtl_source *src, struct dtl_chunk *c)
 		unsigned int cpu = s->next_cpu;
 		struct simcpu *v = &s->v[cpu];
 
-		if (!dtl_cpuset__has(&src->cpus, cpu) || v->window_end >= s->horizon) {
+		if (v->window_end >= s->horizon) {
 			s->next_cpu++;
+			continue;
+		}
+		if (!dtl_cpuset__has(&src->cpus, cpu)) {
+			/* -C picks what is shown: the partition runs on, its lparcfg whole */
+			uint64_t lost;
+
+			sim_window(s, v, cpu, src->mask, &lost);
 			continue;
 		}
 		c->cpu = cpu;
