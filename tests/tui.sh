@@ -241,6 +241,7 @@ T kill-server 2>/dev/null
 sock="$sock-4"
 T new-session -d -s t -x 150 -y 30 "$DTLTOP --sim=vcpus=8 -d 0.3 -w $tmp/mask.dtl --no-color 2>$tmp/stderr4; sleep 30"
 expect '^ +0 +[0-9]' "mask run up"
+expect ' -w [0-9.]+ [kMG]?B/s \([0-9.]+ [kMGT]?B/h\), [0-9.]+ [kMG]?B ' "-w's rate on the status line"
 sleep 0.7
 screen | grep -q 'partial' && fail "full mask marked partial on screen" || ok
 keys c a
@@ -257,6 +258,12 @@ masks=$(awk -F, -v m="$m" '$3 == "all" { print $m }' "$tmp/mask.csv" | uniq | tr
 # 0x6 twice: the interval of c-and-back-a, then the one from the last c on
 [ "$masks" = "0x7 0x6 0x7 0x6 " ] && ok || fail "replayed masks per interval: $masks"
 "$DTLTOP" -r "$tmp/mask.dtl" -b 2>/dev/null | grep -q 'partial: cede not traced' && ok || fail "replay text not partial"
+# its report says which intervals traced less and shades them on every chart
+"$DTLTOP" -r "$tmp/mask.dtl" --report "$tmp/mask.html" 2>/dev/null || fail "mask report"
+grep -q 'the event mask changed: [0-9]* of [0-9]* intervals traced only preempt,fault' "$tmp/mask.html" \
+	&& ok || fail "the report does not say the mask changed"
+grep -q 'missing from every figure' "$tmp/mask.html" && fail "report: a partial mask called whole-run" || ok
+[ "$(grep -c 'class="narrow"' "$tmp/mask.html")" -ge 8 ] && ok || fail "narrow intervals not shaded"
 
 # a slow simulated interval (about 20 s to compute) still quits on q at once
 T kill-server 2>/dev/null

@@ -30,6 +30,8 @@ struct dtl_loop {
 	bool paused, since_start;
 	char status[512];
 	struct dtl_rec_writer *rec;
+	double rec_s;		/* data seconds recorded, for the rate -w writes at */
+	char rec_rate[80];
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	int exit_code;
 	bool quit;			/* q typed while an interval was read */
@@ -105,6 +107,7 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
+void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len);
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 

@@ -193,6 +193,8 @@ static void build_model(struct dtl_loop *l)
 	m->lparcfg = &l->shown_lparcfg;
 	m->lpar = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
 	m->status = l->status;
+	loop_rec_rate(l, l->rec_rate, sizeof(l->rec_rate));
+	m->rec_rate = l->rec_rate;
 }
 
 static void sort_rows(struct dtl_loop *l)

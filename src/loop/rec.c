@@ -77,6 +77,31 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 {
 	if (l->rec && dtl_rec_writer__tick(l->rec, ts, secs, end_tb))
 		loop_rec_failed(l);
+	else if (l->rec)
+		l->rec_s += secs;
+}
+
+/* "-w 1.2 MB/s (4.3 GB/h), 36 MB": the rate a recording grows at, for the status line. */
+void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	double bytes, rate, hour;
+	int a = 0, b = 0, c = 0;
+
+	buf[0] = '\0';
+	if (!l->rec || l->rec_s <= 0)
+		return;
+	bytes = (double)dtl_rec_writer__bytes(l->rec);
+	rate = bytes / l->rec_s;
+	hour = rate * 3600;
+	for (; rate >= 1000 && a < 4; a++)
+		rate /= 1000;
+	for (; hour >= 1000 && b < 4; b++)
+		hour /= 1000;
+	for (; bytes >= 1000 && c < 4; c++)
+		bytes /= 1000;
+	snprintf(buf, len, "-w %.3g %s/s (%.3g %s/h), %.3g %s", rate, units[a], hour, units[b],
+		 bytes, units[c]);
 }
 
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text)

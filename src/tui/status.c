@@ -90,8 +90,9 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 	else {
 		char line[640];
 
-		snprintf(line, sizeof(line), "rows %d-%d of %d%s%s", total ? t->top + 1 : 0,
+		snprintf(line, sizeof(line), "rows %d-%d of %d%s%s%s%s", total ? t->top + 1 : 0,
 			 t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
+			 m->rec_rate && m->rec_rate[0] ? "  " : "", m->rec_rate ? m->rec_rate : "",
 			 hints(m->table->by_vp));
 		fit(y, line);
 	}

@@ -35,6 +35,7 @@ struct dtl_model {
 	const struct dtl_lparcfg *lparcfg;
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */
+	const char *rec_rate;		/* "-w 1.2 MB/s (4.3 GB/h), 36 MB", or "" */
 };
 
 /* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */
