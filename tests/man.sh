@@ -55,4 +55,19 @@ rows=$(sed -n '/^| distribution | kernel | PMU/,/^$/p' README.md | awk -F'|' 'NR
 while read -r d; do
 	grep -qF "$d" <<<"$where" && ok || fail "README's LPAR table names $d; WHERE IT RUNS does not"
 done <<<"$rows"
+# the choices an option takes are the man page's, from the tables --help prints them from
+choices() { "$bin" --help | grep -oE -- "--$1=[a-z|]+" | head -1 | cut -d= -f2; }
+for o in source format export-format; do
+	line=$(grep -E "^\.BR \\\\-\\\\-${o//-/\\\\-} =" "$man" | grep '|' | head -1 | sed 's/\\f[IR]//g; s/\\-/-/g')
+	for c in $(choices "$o" | tr '|' ' '); do
+		grep -qF "|$c|" <<<"|${line#*=}|" && ok || fail "--$o=$c not on the man page's --$o line: $line"
+	done
+done
+# each key is described once: a key listed under two .TP tags is a stale copy
+dups=$(grep -A1 '^\.TP' "$man" | grep -E '^\.BR? (Up|Home|PgUp|[a-zA-Z/<>]) ' | sort | uniq -d)
+[ -z "$dups" ] && ok || fail "keys described twice: $dups"
+# the key the page names for the since-start totals is the one --list-keys has
+since=$("$bin" --list-keys | awk '/totals since start/ && /show/ { print $1 }')
+grep -A3 'since-start totals' "$man" | grep -q "^\.BR $since )" && ok \
+	|| fail "the since-start key is '$since' but the page says $(grep -A3 'since-start totals' "$man" | grep '^\.BR')"
 finish
