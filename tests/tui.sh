@@ -179,7 +179,8 @@ expect '^ +\*CPU' "any key closes help"
 # resize to 80x24: still usable, low-priority columns dropped
 T resize-window -t t -x 80 -y 24
 expect '^ +\*CPU +DISP/s +INVOL% .*LOST' "80x24 keeps the key columns"
-w=$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+# columns, not bytes: a sparkline's block is one character of three bytes
+w=$(screen | LC_ALL=C sed 's/[\x80-\xbf]//g' | awk '{ if (length($0) > m) m = length($0) } END { print m }')
 [ "$w" -le 80 ] && ok || fail "lines wider than 80 ($w)"
 screen | grep -qE ' IDLE( |$)' && fail "80 columns still show IDLE" || ok
 T resize-window -t t -x 160 -y 40
@@ -295,6 +296,23 @@ for size in 80x24 100x30; do
 	grep -qE '^[0-9.]+[a-z%]*$|^[a-z]{1,3}$' <<<"$head" && fail "$size: a token split: $head" || ok
 	# the status line's hints end whole
 	screen | tail -1 | grep -qE '(  [^ ]+ [^ ]+|\+)$' && ok || fail "$size: status cut: $(screen | tail -1)"
+	# the detail pane: every reason's name and share whole, cut by columns, not bytes
+	keys Enter
+	expect 'CPU 0 in detail' "$size: the detail pane opens"
+	reasons=$(screen | grep -E '^  [A-Za-z_]+ +[0-9]+ ')
+	[ -n "$reasons" ] && ! grep -vqE ' [0-9]+\.[0-9]%( +<p[0-9]+)*$' <<<"$reasons" && ok \
+		|| fail "$size: detail lines cut: $reasons"
+	keys Escape
+	# the help screen: each key's text whole, wrapped between words
+	keys h
+	expect '^Keys' "$size: help opens"
+	page=""
+	for _ in 1 2 3 4; do page+=$(screen | sed '$d'; echo); keys NPage; sleep 0.3; done
+	flat=$(tr -s ' \n' '  ' <<<"$page")
+	missing=$("$DTLTOP" --list-keys | cut -c15- | tr -s ' ' | while IFS= read -r l; do
+		grep -qF -- "$l" <<<"$flat" || echo "$l"; done)
+	[ -z "$missing" ] && ok || fail "$size: help text cut: $missing"
+	keys q
 done
 
 # the README's screen is what dtltop shows now (scripts/readme-screen.sh makes it)

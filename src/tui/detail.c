@@ -31,7 +31,7 @@ static void out(int y, int x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	mvaddnstr(y, x, buf, COLS - x);
+	mvaddnstr(y, x, buf, dtl_tui__fit(buf, COLS - x));
 }
 
 static const struct dtl_row *find_row(const struct dtl_model *m, int id)
@@ -78,7 +78,7 @@ static int reasons(int y, int x, int rows, const char *title, const uint64_t *c,
 			break;
 		done[best] = true;
 		bar(b, sizeof(b), c[best], total);
-		out(y + used++, x, "  %-24.24s %6llu %s", name(best), (unsigned long long)c[best], b);
+		out(y + used++, x, "  %-25s %6llu %s", name(best), (unsigned long long)c[best], b);
 	}
 	if (used == 1)
 		out(y + used++, x, "  none in this span");
@@ -164,7 +164,7 @@ static void spark(int y, const char *label, const struct dtl_spark *s, int which
 {
 	char line[600], mx[16];
 	int off = snprintf(line, sizeof(line), "  %-9s ", label);
-	double top = dtl_tui__spark_text(s, which, DTL_SPARK_N, line + off, sizeof(line) - (size_t)off);
+	double top = dtl_tui__spark_text(s, which, DTL_SPARK_N, 0, line + off, sizeof(line) - (size_t)off);
 
 	if (lat)
 		dtl_judge__us(top, mx, sizeof(mx));
@@ -209,8 +209,8 @@ static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, in
 		return;
 	}
 	dtl_judge__us(r->steal_us, steal, sizeof(steal));
-	out(y, 0, "%llu dispatches (%.1f/s)  steal %.1f%% (%s)  idle %.1f%%  run %.1f%%  "
-			 "involuntary %.1f%%", (unsigned long long)r->dispatches, r->dispatch_per_s,
+	out(y, 0, "%llu disp (%.1f/s)  steal %.1f%% (%s)  idle %.1f%%  run %.1f%%  "
+			 "invol %.1f%%", (unsigned long long)r->dispatches, r->dispatch_per_s,
 			 r->steal_pct, steal, r->idle_pct, r->run_pct, r->preempt_ratio * 100);
 	y += 2;
 	if (!(r->known & DTL_KNOWN_DTL)) {

@@ -50,8 +50,9 @@ static void trend_text(const struct dtl_tui *t, const struct dtl_row *a, char *b
 	char steal[160], p99[160], now[16];
 	size_t off;
 
-	dtl_tui__spark_text(s, 0, TREND_N, steal, sizeof(steal));
-	dtl_tui__spark_text(s, 2, TREND_N, p99, sizeof(p99));
+	/* steal against the whole (a flat 40 % is not a full bar); p99 against its peak */
+	dtl_tui__spark_text(s, 0, TREND_N, 100, steal, sizeof(steal));
+	dtl_tui__spark_text(s, 2, TREND_N, 0, p99, sizeof(p99));
 	off = (size_t)snprintf(buf, len, "trend %gs: steal %s %.1f%%",
 			       (s->n < TREND_N ? s->n : TREND_N) * a->interval_s, steal, a->steal_pct);
 	if ((a->known & DTL_KNOWN_DTL) && a->samples >= DTL_MIN_SAMPLES) {
@@ -80,14 +81,14 @@ static void title_text(const struct dtl_model *m, int level, char *buf, size_t l
 static void all_text(const struct dtl_model *m, char *buf, size_t len)
 {
 	const struct dtl_row *a = &m->table->all;
-	char gaps[48] = "", witness[96] = "", bad[32] = "", p50[16], p99[16], mx[16], idle[16];
+	char gaps[48] = "", witness[96] = "", bad[32] = "", p50[16], p99[16], mx[16];
 	bool enough = a->samples >= DTL_MIN_SAMPLES;
 
-	dtl_judge__us(a->idle_us, idle, sizeof(idle));
+	/* shares, as steal is: summed times of many CPUs read as seconds lost per second */
 	if (!(a->known & DTL_KNOWN_DTL)) {
-		snprintf(buf, len, "%s %.0f disp/s  steal %.1f%%  idle %s  (VPA counters, no DTL: "
+		snprintf(buf, len, "%s %.0f disp/s  steal %.1f%%  idle %.1f%%  (VPA counters, no DTL: "
 			 "latency, reasons and faults unknown)", dtl_row__label(a), a->dispatch_per_s,
-			 a->steal_pct, idle);
+			 a->steal_pct, a->idle_pct);
 		return;
 	}
 	if (a->gaps)
@@ -100,9 +101,9 @@ static void all_text(const struct dtl_model *m, char *buf, size_t len)
 	dtl_judge__us(a->lat_max_us, mx, sizeof(mx));
 	if (a->bad)
 		snprintf(bad, sizeof(bad), "  bad %llu", (unsigned long long)a->bad);
-	snprintf(buf, len, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %s  "
+	snprintf(buf, len, "%s %.0f disp/s  invol %.1f%%  steal %.1f%%  idle %.1f%%  "
 		 "wait p50/p99/max %s/%s/%s  migr %llu  flt %llu  lost %llu%s%s%s",
-		 dtl_row__label(a), a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, idle,
+		 dtl_row__label(a), a->dispatch_per_s, a->preempt_ratio * 100, a->steal_pct, a->idle_pct,
 		 enough ? p50 : "-", enough ? p99 : "-", mx, (unsigned long long)a->migrations,
 		 (unsigned long long)a->faults, (unsigned long long)a->lost, gaps, bad, witness);
 }

@@ -94,10 +94,11 @@ void dtl_tui__columns_text(const struct dtl_tui *t, char *buf, size_t len);
 int dtl_tui__wrap(int y, int max_lines, int attr, const char *text);
 /*
  * The last (at most) intervals of series which (0 steal %, 1 dispatches/s,
- * 2 p99) as a sparkline into buf, oldest first; returns their maximum.
+ * 2 p99) as a sparkline into buf, oldest first, a full block at scale (0: at
+ * their own maximum); returns their maximum.
  */
-double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, char *buf,
-			   size_t len);
+double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, double scale,
+			   char *buf, size_t len);
 /* Whether the terminal takes UTF-8 (block characters) or gets ASCII. */
 bool dtl_tui__utf8(void);
 /* The sparkline history of row id, or NULL. */
@@ -105,6 +106,8 @@ const struct dtl_spark *dtl_tui__spark(const struct dtl_tui *t, int id);
 /* The table's rows the filter lets through, into t->shown. */
 void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb);
 
+/* The bytes of s that fill at most cols columns (UTF-8: a character a column). */
+int dtl_tui__fit(const char *s, int cols);
 /* One screen line at y, cut at the terminal's width. */
 void dtl_tui__line(int y, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Columns that fit COLS, by priority, in table order; returns how many. */

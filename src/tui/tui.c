@@ -127,8 +127,8 @@ bool dtl_tui__utf8(void)
 	return is;
 }
 
-double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, char *buf,
-			   size_t len)
+double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int last, double scale,
+			   char *buf, size_t len)
 {
 	static const char *const blocks[] = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
 					      "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
@@ -146,7 +146,10 @@ double dtl_tui__spark_text(const struct dtl_spark *s, int which, unsigned int la
 	}
 	for (unsigned int i = 0; i < n && off + 4 < len; i++) {
 		float v = s->v[which][(s->at + DTL_SPARK_N - n + i) % DTL_SPARK_N];
-		int k = isnan(v) || top <= 0 ? 0 : (int)(v / top * 7 + 0.5);
+		double full = scale > 0 ? scale : top;
+		int k = isnan(v) || full <= 0 ? 0 : (int)(v / full * 7 + 0.5);
+
+		k = k > 7 ? 7 : k;
 
 		if (isnan(v))
 			buf[off++] = ' ', buf[off] = '\0';
@@ -416,14 +419,27 @@ void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb)
 }
 
 /* Where a line may break: after two spaces or "; ", so no token is ever cut. */
-static size_t token_end(const char *s, size_t from, size_t max)
+/*
+ * Where a line of at most w columns starting at from ends: the whole rest if
+ * it fits, else after the last break that fits: between tokens (two spaces,
+ * or "; ") where there is one, else between words; else cut at w columns.
+ * Columns, not bytes: a UTF-8 character (the sparklines' blocks) is one.
+ */
+static size_t line_end(const char *s, size_t from, size_t w)
 {
-	size_t brk = 0;
+	size_t tok = 0, word = 0, cols = 0, i;
 
-	for (size_t i = from; s[i] && i - from <= max; i++)
-		if (i > from && ((s[i] == ' ' && s[i - 1] == ' ') || (s[i - 1] == ';' && s[i] == ' ')))
-			brk = i;
-	return brk;
+	for (i = from; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && cols++ == w)
+			break;
+		if (i > from && s[i] == ' ' && (s[i - 1] == ' ' || s[i - 1] == ';'))
+			tok = i;
+		else if (i > from && s[i] == ' ')
+			word = i;
+	}
+	if (!s[i])
+		return i;
+	return tok ? tok : word ? word : i;
 }
 
 int dtl_tui__wrap(int y, int max_lines, int attr, const char *text)
@@ -432,10 +448,10 @@ int dtl_tui__wrap(int y, int max_lines, int attr, const char *text)
 	int lines = 0;
 
 	while (at < len && lines < max_lines) {
-		size_t end = len - at <= w ? len : token_end(text, at, w);
+		size_t end = line_end(text, at, w);
 
-		if (!end || end <= at)
-			end = at + w < len ? at + w : len;	/* one token wider than the screen */
+		if (end <= at)
+			end = len;
 		if (y >= 0)
 			dtl_tui__line(y + lines, attr, "%.*s", (int)(end - at), text + at);
 		lines++;
@@ -457,8 +473,21 @@ void dtl_tui__line(int y, int attr, const char *fmt, ...)
 	if (y < 0 || y >= LINES)
 		return;
 	attron(attr);
-	mvaddnstr(y, 0, buf, COLS);
+	mvaddnstr(y, 0, buf, dtl_tui__fit(buf, COLS));
 	attroff(attr);
+}
+
+int dtl_tui__fit(const char *s, int cols)
+{
+	int n = 0;
+
+	/* one column per character: a UTF-8 continuation byte starts none */
+	for (; s[n] && cols > 0; n++)
+		if (((unsigned char)s[n] & 0xc0) != 0x80 && !cols--)
+			break;
+	while (((unsigned char)s[n] & 0xc0) == 0x80)
+		n++;	/* never half a character */
+	return n;
 }
 
 /* Fixed panes get their rows first (as many as fit), the filling ones share what is left. */
