@@ -24,7 +24,7 @@ _dtltop()
 		local k keys=""
 		local sim
 		sim=$(dtltop --sim=help 2>/dev/null)
-		for k in $(awk '{ print $1 }' <<<"$sim"); do
+		for k in $(awk 'NF == 0 { exit } { print $1 }' <<<"$sim"); do
 			keys+="--sim=$head$k= "
 		done
 		# a key with a choice of words ("clock wall|virtual"): the words

@@ -45,7 +45,7 @@ for k in $("$bin" --list-options | awk -F'\t' '$3 ~ /^setting / { sub(/^setting 
 done
 # every simulator parameter, as the simulator's own key table lists it (--sim=help)
 [ "$("$bin" --sim=help | wc -l)" -ge 10 ] && ok || fail "--sim=help lists too few keys"
-for p in $("$bin" --sim=help | awk '{print $1}'); do
+for p in $("$bin" --sim=help | awk 'NF == 0 { exit } { print $1 }'); do
 	grep -qE "^\.B[IR]? $p=" "$man" && ok || fail "--sim key $p not in $man"
 done
 # "which of my LPARs can run this": every distribution of README's table is in WHERE IT RUNS too

@@ -43,6 +43,11 @@ complete_words() { # words... : the completions of the last one
 	[ "$r" = "--sim=vcpus=8,load=" ] || echo "FAIL --sim=vcpus=8,lo: $r"
 	r=$(complete_words dtltop --sim=clock=v)
 	[ "$r" = "--sim=clock=virtual" ] || echo "FAIL --sim=clock=v: $r"
+	# --sim=help's notes under its keys are no keys
+	r=$(complete_words dtltop --sim=pro)
+	[ "$r" = "--sim=profile=" ] || echo "FAIL --sim=pro: $r"
+	r=$(complete_words dtltop --sim=Fr)
+	[ -z "$r" ] || echo "FAIL --sim=Fr: $r"
 	r=$(complete_words dtltop -s steal)
 	[ "$r" = "steal_us steal_pct steal_vpa_diff_pct steal_stat_diff_pct" ] || echo "FAIL -s steal: $r"
 	r=$(complete_words dtltop -s -lat_p9)

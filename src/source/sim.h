@@ -23,6 +23,7 @@ struct dtl_sim_params {
 	unsigned int smt;	/* threads per VP and per physical core */
 	bool virtual_clock;	/* clock=virtual: no sleeping, simulated stamps */
 	bool capped;		/* the entitlement is a ceiling, per dispatch wheel */
+	bool idle;		/* profile=idle: the shapes of the only real DTL data published */
 	bool dedicated;		/* dedicated processors: no pool, no cap, ent = vps */
 	bool donating;		/* dedicated, idle cycles donated to the pool */
 	unsigned int weight;	/* an uncapped partition's share of idle pool capacity, 0-255 */

@@ -254,3 +254,58 @@ TEST(sim_cpu_filter_limits_the_cpus)
 	CHECK(dtl_source__open(&o, err, sizeof(err)) == NULL);
 	CHECK_CONTAINS(err, "-C");
 }
+
+/*
+ * profile=idle against the only public entries of real LPARs: all H_CEDE;
+ * wake-ups ~60 % doorbell (ready-to-enqueue 0, enqueue-to-dispatch 0.3-1 us)
+ * and ~40 % decrementer (0.3-0.45 us, then 9-14 us); sleeps near 10 or 30 ms;
+ * about half back on the same core.
+ */
+TEST(sim_idle_profile_has_the_shapes_of_real_idle_lpars)
+{
+	struct dtl_source *s = sim("vcpus=8,smt=8,profile=idle,pool=4,clock=virtual", 3, DTL_MASK_ALL);
+	size_t n, doorbell = 0, dec = 0, other = 0, near10 = 0, near30 = 0, same = 0, cedes = 0;
+	uint64_t lost, us = 512;	/* ticks per microsecond at 512 MHz */
+	uint8_t *buf = collect(s, 20, 1000000000ull, &n, &lost);
+	int prev_core[8];
+
+	for (int i = 0; i < 8; i++)
+		prev_core[i] = -1;
+	for (size_t i = 0, cpu = 0; i < n; i++) {
+		struct dtl_rec r;
+
+		if (buf[i * 48 + 1] == 0xff) {	/* a chunk's cpu marker */
+			cpu = buf[i * 48];
+			continue;
+		}
+		dtl_rec__decode(&r, buf + i * 48);
+		cedes += r.preempt_reason == 2;
+		if (r.dispatch_reason == 10 && r.ready_to_enqueue == 0 &&
+		    r.enqueue_to_dispatch >= 3 * us / 10 && r.enqueue_to_dispatch <= us)
+			doorbell++;
+		else if (r.dispatch_reason == 3 && r.ready_to_enqueue >= 3 * us / 10 - 1 &&
+			 r.ready_to_enqueue <= 45 * us / 100 && r.enqueue_to_dispatch >= 9 * us &&
+			 r.enqueue_to_dispatch <= 14 * us)
+			dec++;
+		else
+			other++;
+		near10 += r.waiting_to_ready >= 9000 * us && r.waiting_to_ready <= 11000 * us;
+		near30 += r.waiting_to_ready >= 27000 * us && r.waiting_to_ready <= 33000 * us;
+		if (cpu < 8 && prev_core[cpu] >= 0)
+			same += (int)(r.processor_id / 8) == prev_core[cpu];
+		if (cpu < 8)
+			prev_core[cpu] = r.processor_id / 8;
+	}
+	n = doorbell + dec + other;
+	CHECK(n > 1000);
+	CHECK_EQ(lost, 0);
+	CHECK_EQ(cedes, n);
+	CHECK_EQ(other, 0);
+	CHECK_NEAR((double)doorbell / (double)n, 0.6, 0.05);
+	CHECK_NEAR((double)(near10 + near30) / (double)n, 1.0, 0.001);
+	CHECK_NEAR((double)near10 / (double)n, 0.5, 0.06);
+	/* the chance of the same core twice is about 0.53^2 + 0.47^2 / 3 with 4 cores */
+	CHECK(same > n / 4 && same < n * 3 / 4);
+	free(buf);
+	dtl_source__close(s);
+}
