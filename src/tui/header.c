@@ -113,11 +113,9 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, stru
 	const struct dtl_row *a = &m->table->all;
 	char partial[64];
 	struct dtl_verdict verdict;
-	int n = 0;
+	int n = 0, level = 0;
 
 	/* the whole title on one line where it fits, else without the source's details */
-	int level = 0;
-
 	for (; level < 3; level++) {
 		title_text(m, level, out[n].text, sizeof(out[n].text));
 		if (dtl_tui__wrap(-1, 3, 0, out[n].text) == 1)

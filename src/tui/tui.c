@@ -483,8 +483,7 @@ int dtl_tui__fit(const char *s, int cols)
 
 	/* one column per character: a UTF-8 continuation byte starts none */
 	for (; s[n] && cols > 0; n++)
-		if (((unsigned char)s[n] & 0xc0) != 0x80 && !cols--)
-			break;
+		cols -= ((unsigned char)s[n] & 0xc0) != 0x80;
 	while (((unsigned char)s[n] & 0xc0) == 0x80)
 		n++;	/* never half a character */
 	return n;

@@ -33,15 +33,14 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 		return -1;
 	if (t->by_vp && t->n) {
 		/* per VP, the partition's times are its cores', as its rows' are */
-		double steal = 0, idle = 0;
+		double steal = 0, idle = 0, steal_pct = 0, idle_pct = 0;
 
-		for (size_t i = 0; i < t->n; i++)
+		for (size_t i = 0; i < t->n; i++) {
 			steal += t->rows[i].steal_us, idle += t->rows[i].idle_us;
-		t->all.steal_pct *= t->all.steal_us > 0 ? steal / t->all.steal_us * (double)t->all.threads /
-				    (double)t->n : 0;
-		t->all.idle_pct *= t->all.idle_us > 0 ? idle / t->all.idle_us * (double)t->all.threads /
-				   (double)t->n : 0;
+			steal_pct += t->rows[i].steal_pct, idle_pct += t->rows[i].idle_pct;
+		}
 		t->all.steal_us = steal, t->all.idle_us = idle;
+		t->all.steal_pct = steal_pct / (double)t->n, t->all.idle_pct = idle_pct / (double)t->n;
 		t->all.run_pct = 100 - t->all.steal_pct - t->all.idle_pct;
 		if (t->all.run_pct < 0)
 			t->all.run_pct = 0;
