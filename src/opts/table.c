@@ -216,6 +216,16 @@ static int set_hist_by(struct dtl_opts *o, const char *a, char *err, size_t errl
 	return -1;
 }
 
+static int set_metrics_by(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (strcmp(a, "vp") && strcmp(a, "cpu")) {
+		snprintf(err, errlen, "bad --metrics-by '%s' (want vp or cpu)", a);
+		return -1;
+	}
+	o->metrics_by = a[0] == 'v' ? DTL_METRICS_BY_VP : DTL_METRICS_BY_CPU;
+	return 0;
+}
+
 static int set_listen(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	struct dtl_listen_addr addr;
@@ -344,6 +354,8 @@ static const struct opt opts[] = {
 	  "node_exporter's textfile collector, no TUI", PARSE(set_textfile), "textfile" },
 	{ "hist-by", 0, REQ, "vp|partition|cpu", NULL, "the latency histogram's series in an "
 	  "exposition (default vp)", PARSE(set_hist_by), "hist-by" },
+	{ "metrics-by", 0, REQ, "vp|cpu", NULL, "the per-CPU families' series in an exposition: "
+	  "one per VP (default) or per CPU", PARSE(set_metrics_by), "metrics-by" },
 	{ "config", 0, REQ, "FILE", "Settings", "read settings from FILE instead of "
 	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(read_before), NULL },
 	{ "no-config", 0, NO, NULL, NULL, "read no settings file", PARSE(read_before), NULL },

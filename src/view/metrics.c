@@ -50,13 +50,27 @@ static void label(FILE *f, const char *s)
 }
 
 struct rows {
-	struct dtl_row *r;	/* since-start, one per online CPU */
+	struct dtl_row *r;	/* since-start, one per online CPU or VP */
 	size_t n;
 	bool dtl;		/* any row from DTL entries: reasons and latency are known */
+	bool vp;		/* rows are VPs, labelled vp="0".."N-1" */
+	const char *key;	/* the label that names a row: "cpu" or "vp" */
 };
 
-static int collect(const struct dtl_stats *s, struct rows *rs)
+/* The number a row's label carries: its CPU, or its VP's number as lparstat gives it. */
+static int row_id(const struct rows *rs, size_t i)
 {
+	return rs->vp ? rs->r[i].vp : rs->r[i].cpu;
+}
+
+/*
+ * One row per CPU, or per VP (--metrics-by=vp, where VPs are known): a
+ * VP's counts are its threads' sums, so every sum over the rows is the
+ * same in both modes and only the series count differs.
+ */
+static int collect(const struct dtl_model *m, struct rows *rs)
+{
+	const struct dtl_stats *s = m->stats;
 	unsigned int n = dtl_stats__nr_cpus(s);
 
 	rs->r = calloc(n ? n : 1, sizeof(*rs->r));
@@ -64,11 +78,18 @@ static int collect(const struct dtl_stats *s, struct rows *rs)
 		return -1;
 	rs->n = 0;
 	rs->dtl = false;
-	for (unsigned int c = 0; c < n; c++)
-		if (dtl_stats__row(s, (int)c, DTL_SPAN_TOTAL, &rs->r[rs->n]) == 0) {
-			rs->dtl |= (rs->r[rs->n].known & DTL_KNOWN_DTL) != 0;
-			rs->n++;
-		}
+	rs->vp = m->metrics_by == DTL_METRICS_BY_VP && m->nr_vps;
+	rs->key = rs->vp ? "vp" : "cpu";
+	for (unsigned int c = 0; c < n; c++) {
+		struct dtl_row *r = &rs->r[rs->n];
+
+		if (rs->vp ? dtl_stats__vp_of(s, c) != (int)c ||
+			     dtl_stats__vp_row(s, (int)c, DTL_SPAN_TOTAL, r)
+			   : dtl_stats__row(s, (int)c, DTL_SPAN_TOTAL, r))
+			continue;
+		rs->dtl |= (r->known & DTL_KNOWN_DTL) != 0;
+		rs->n++;
+	}
 	return 0;
 }
 
@@ -90,13 +111,39 @@ static void source_info(FILE *f, bool om, const struct dtl_model *m)
 	fprintf(f, "dtl_intervals_total %llu\n", (unsigned long long)m->intervals);
 }
 
-static void cpu_info(FILE *f, bool om, const struct dtl_model *m, const struct rows *rs)
+static void cpu_info(FILE *f, bool om, const struct dtl_model *m)
 {
+	unsigned int n = dtl_stats__nr_cpus(m->stats);
+
 	family(f, om, "dtl_cpu", INFO, NULL,
 	       "A logical CPU online, and its virtual processor (0..N-1, as lparstat numbers them).");
-	for (size_t i = 0; i < rs->n; i++)
-		fprintf(f, "dtl_cpu_info{cpu=\"%d\",vp=\"%d\"} 1\n", rs->r[i].cpu,
-			dtl_stats__vp_index(m->stats, (unsigned int)rs->r[i].cpu));
+	for (unsigned int c = 0; c < n; c++)
+		if (dtl_stats__online(m->stats, c))
+			fprintf(f, "dtl_cpu_info{cpu=\"%u\",vp=\"%d\"} 1\n", c,
+				dtl_stats__vp_index(m->stats, c));
+}
+
+/*
+ * The VP's own steal, the most any of its threads lost: the threads of a
+ * VP are dispatched together, so their sum counts one stolen core up to
+ * SMT times. Its rate is in cores, as physc is. A max of counters that
+ * only grow only grows.
+ */
+static void vp_steal(FILE *f, bool om, const struct dtl_model *m)
+{
+	unsigned int n = dtl_stats__nr_cpus(m->stats);
+	struct dtl_row r;
+
+	if (!m->nr_vps)
+		return;
+	family(f, om, "dtl_vp_steal_seconds", COUNTER, "seconds",
+	       "The virtual processor's own steal: the most any of its threads waited "
+	       "(enqueue_to_dispatch plus ready_to_enqueue). Its rate is in cores.");
+	for (unsigned int c = 0; c < n; c++)
+		if (dtl_stats__vp_of(m->stats, c) == (int)c &&
+		    dtl_stats__vp_row(m->stats, (int)c, DTL_SPAN_TOTAL, &r) == 0)
+			fprintf(f, "dtl_vp_steal_seconds_total{vp=\"%d\"} %.9g\n", r.vp,
+				r.steal_us / 1e6);
 }
 
 /*
@@ -115,7 +162,7 @@ static void by_reason(FILE *f, const char *metric, const struct rows *rs, bool d
 			reason[nr++] = &c[k];
 	for (size_t i = 0; i < rs->n; i++)
 		for (size_t k = 0; k < nr; k++)
-			fprintf(f, "%s_total{cpu=\"%d\",reason=\"%s\"} %llu\n", metric, rs->r[i].cpu,
+			fprintf(f, "%s_total{%s=\"%d\",reason=\"%s\"} %llu\n", metric, rs->key, row_id(rs, i),
 				reason[k]->name + skip,
 				(unsigned long long)dtl_col__value(reason[k], &rs->r[i]));
 }
@@ -138,10 +185,13 @@ static void waits(FILE *f, bool om, const struct rows *rs)
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct dtl_row *r = &rs->r[i];
 
-		fprintf(f, "dtl_wait_seconds_total{cpu=\"%d\",phase=\"enqueue_to_dispatch\"} %.9g\n"
-			"dtl_wait_seconds_total{cpu=\"%d\",phase=\"ready_to_enqueue\"} %.9g\n"
-			"dtl_wait_seconds_total{cpu=\"%d\",phase=\"waiting_to_ready\"} %.9g\n",
-			r->cpu, r->e2d_s, r->cpu, r->r2e_s, r->cpu, r->w2r_s);
+		const char *k = rs->key;
+		int id = row_id(rs, i);
+
+		fprintf(f, "dtl_wait_seconds_total{%s=\"%d\",phase=\"enqueue_to_dispatch\"} %.9g\n"
+			"dtl_wait_seconds_total{%s=\"%d\",phase=\"ready_to_enqueue\"} %.9g\n"
+			"dtl_wait_seconds_total{%s=\"%d\",phase=\"waiting_to_ready\"} %.9g\n",
+			k, id, r->e2d_s, k, id, r->r2e_s, k, id, r->w2r_s);
 	}
 }
 
@@ -150,17 +200,17 @@ static void losses(FILE *f, bool om, const struct rows *rs)
 	family(f, om, "dtl_lost_entries", COUNTER, NULL,
 	       "DTL entries the hypervisor or the kernel counted as lost.");
 	for (size_t i = 0; i < rs->n; i++)
-		fprintf(f, "dtl_lost_entries_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+		fprintf(f, "dtl_lost_entries_total{%s=\"%d\"} %llu\n", rs->key, row_id(rs, i),
 			(unsigned long long)rs->r[i].lost);
 	family(f, om, "dtl_gaps", COUNTER, NULL,
 	       "Gaps of unknown size in the entry stream (perf AUX records flagged truncated).");
 	for (size_t i = 0; i < rs->n; i++)
-		fprintf(f, "dtl_gaps_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+		fprintf(f, "dtl_gaps_total{%s=\"%d\"} %llu\n", rs->key, row_id(rs, i),
 			(unsigned long long)rs->r[i].gaps);
 	family(f, om, "dtl_bad_entries", COUNTER, NULL,
 	       "Entries that went back in time or carried no timebase, skipped.");
 	for (size_t i = 0; i < rs->n; i++)
-		fprintf(f, "dtl_bad_entries_total{cpu=\"%d\"} %llu\n", rs->r[i].cpu,
+		fprintf(f, "dtl_bad_entries_total{%s=\"%d\"} %llu\n", rs->key, row_id(rs, i),
 			(unsigned long long)rs->r[i].bad);
 }
 
@@ -169,10 +219,10 @@ static void migrations(FILE *f, bool om, const struct rows *rs)
 	family(f, om, "dtl_migrations", COUNTER, NULL,
 	       "Dispatches on another physical processor than the last: within its core, or not.");
 	for (size_t i = 0; i < rs->n; i++)
-		fprintf(f, "dtl_migrations_total{cpu=\"%d\",scope=\"core\"} %llu\n"
-			"dtl_migrations_total{cpu=\"%d\",scope=\"other\"} %llu\n", rs->r[i].cpu,
-			(unsigned long long)rs->r[i].migr_core, rs->r[i].cpu,
-			(unsigned long long)rs->r[i].migr_other);
+		fprintf(f, "dtl_migrations_total{%s=\"%d\",scope=\"core\"} %llu\n"
+			"dtl_migrations_total{%s=\"%d\",scope=\"other\"} %llu\n", rs->key,
+			row_id(rs, i), (unsigned long long)rs->r[i].migr_core, rs->key,
+			row_id(rs, i), (unsigned long long)rs->r[i].migr_other);
 }
 
 /*
@@ -206,7 +256,7 @@ static void one_hist(FILE *f, const struct dtl_model *m, const char *lbl, const 
 		*lbl ? "}" : "", (unsigned long long)cum);
 }
 
-static void latency(FILE *f, bool om, const struct dtl_model *m, const struct rows *rs)
+static void latency(FILE *f, bool om, const struct dtl_model *m)
 {
 	uint64_t h[DTL_HIST_BUCKETS];
 	struct dtl_row r;
@@ -220,18 +270,18 @@ static void latency(FILE *f, bool om, const struct dtl_model *m, const struct ro
 			one_hist(f, m, "", h, r.e2d_s);
 		return;
 	}
-	for (size_t i = 0; i < rs->n; i++) {
-		int id = rs->r[i].cpu;
+	for (unsigned int c = 0; c < dtl_stats__nr_cpus(m->stats); c++) {
+		int id = (int)c;
 		bool vp = m->hist_by == DTL_HIST_BY_VP;
 
-		if (vp && dtl_stats__vp_of(m->stats, (unsigned int)id) != id)
+		if (vp && dtl_stats__vp_of(m->stats, c) != id)
 			continue;	/* a VP is named by its first CPU */
 		if (dtl_stats__hist(m->stats, id, vp, h) ||
 		    (vp ? dtl_stats__vp_row(m->stats, id, DTL_SPAN_TOTAL, &r)
 			: dtl_stats__row(m->stats, id, DTL_SPAN_TOTAL, &r)))
 			continue;
 		snprintf(lbl, sizeof(lbl), "%s=\"%d\"", vp ? "vp" : "cpu",
-			 vp ? dtl_stats__vp_index(m->stats, (unsigned int)id) : id);
+			 vp ? dtl_stats__vp_index(m->stats, c) : id);
 		one_hist(f, m, lbl, h, r.e2d_s);
 	}
 }
@@ -335,14 +385,15 @@ int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
 {
 	struct rows rs;
 
-	if (!m->stats || collect(m->stats, &rs))
+	if (!m->stats || collect(m, &rs))
 		return -1;
 	source_info(f, om, m);
-	cpu_info(f, om, m, &rs);
+	cpu_info(f, om, m);
 	if (rs.dtl) {	/* only counters (--source=vpa): no reasons, phases or latency */
 		reasons(f, om, &rs);
-		latency(f, om, m, &rs);
+		latency(f, om, m);
 		waits(f, om, &rs);
+		vp_steal(f, om, m);
 		migrations(f, om, &rs);
 	}
 	losses(f, om, &rs);

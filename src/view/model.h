@@ -15,12 +15,15 @@
 
 /* The latency histogram's series in an exposition: bounded by default. */
 enum dtl_hist_by { DTL_HIST_BY_VP, DTL_HIST_BY_PARTITION, DTL_HIST_BY_CPU };
+/* The per-CPU families' series: per VP by default (a fleet's cardinality), or per CPU. */
+enum dtl_metrics_by { DTL_METRICS_BY_VP, DTL_METRICS_BY_CPU };
 
 struct dtl_model {
 	const struct dtl_table *table;
 	const struct dtl_stats *stats;	/* the since-start counters, for the expositions */
 	unsigned long long intervals;	/* ended since the start */
 	enum dtl_hist_by hist_by;
+	enum dtl_metrics_by metrics_by;
 	const char *host;		/* where the figures come from (a recording's host) */
 	const char *source;		/* "sim", "debugfs" */
 	const char *detail;
