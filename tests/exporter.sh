@@ -67,6 +67,37 @@ awk 'FNR == NR && !/^#/ { v[$1] = $2; next } !/^#/ && ($1 in v) && v[$1] > $2 &&
 grep -q '^lpar_entitled_processors 1$' "$tmp/3.prom" && grep -q '^lpar_virtual_processors 2$' "$tmp/3.prom" && ok || fail "lpar gauges: want ent 1, 2 VPs"
 # VPs by number, 0..N-1 as lparstat: CPUs 8-15 are the second
 grep -q '^dtl_cpu_info{cpu="9",vp="1"} 1$' "$tmp/3.prom" && ok || fail "cpu 9 not in VP 1"
+# --metrics-by: per VP (the default) or per CPU, the same sums; the VP's own steal is the
+# most of its threads', in both; the series counts the man page gives
+"$DTLTOP" $SIM --seed 4 -b -n 3 --format=prom --metrics-by=cpu >"$tmp/3c.prom" || fail "cpu run"
+for fam in dtl_dispatches_total dtl_preempts_total dtl_wait_seconds_total dtl_lost_entries_total \
+	dtl_gaps_total dtl_bad_entries_total dtl_migrations_total dtl_vp_steal_seconds_total; do
+	v=$(metric "$tmp/3.prom" "$fam") c=$(metric "$tmp/3c.prom" "$fam")
+	close_to "$v" "$c" 1e-6 && ok || fail "$fam sums to $v per VP, $c per CPU"
+done
+grep -q '^dtl_preempts_total{vp="1",reason="H_CEDE"}' "$tmp/3.prom" && ! grep -q '^dtl_preempts_total{cpu=' "$tmp/3.prom" &&
+	grep -q '^dtl_preempts_total{cpu="9",reason="H_CEDE"}' "$tmp/3c.prom" && ok || fail "--metrics-by labels"
+awk '/^dtl_wait_seconds_total\{cpu="(8|9|1[0-5])",phase="(enqueue_to_dispatch|ready_to_enqueue)"/ {
+		split($1, a, "\""); s[a[2]] += $2 }
+	/^dtl_vp_steal_seconds_total\{vp="1"\}/ { vp = $2 }
+	END { for (c in s) if (s[c] > m) m = s[c]; d = vp - m; exit !(vp > 0 && d * d < 1e-10) }' "$tmp/3c.prom" && ok ||
+	fail "VP 1's own steal is not the most of its threads'"
+for n in 64 1920; do
+	for by in vp cpu; do
+		c=$("$DTLTOP" --sim=vcpus=$n,clock=virtual --seed 4 -b -n 1 --format=prom --metrics-by=$by | grep -vc '^#')
+		echo "$n $by $c" >>"$tmp/series"
+	done
+done
+awk '$2 == "vp" { v[$1] = $3 } $2 == "cpu" { c[$1] = $3 } END { exit !(c[1920] > 60000 && v[1920] < 16000 && v[64] < 600) }' \
+	"$tmp/series" && ok || fail "series counts: $(tr '\n' ' ' <"$tmp/series")"
+for n in 1920; do
+	grep -q "^$n vp " "$tmp/series" && man_vp=$(awk -v n=$n '$1 == n && $2 == "vp" { print $3 }' "$tmp/series")
+	man_cpu=$(awk -v n=$n '$1 == n && $2 == "cpu" { print $3 }' "$tmp/series")
+	fmt() { printf '%s' "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+	grep -q "$(fmt "$man_vp")" "$(dirname "$0")/../man/dtltop.1" && grep -q "$(fmt "$man_cpu")" "$(dirname "$0")/../man/dtltop.1" &&
+		ok || fail "man page's series counts at $n CPUs: want $(fmt "$man_vp") and $(fmt "$man_cpu")"
+done
+expect_error "bad --metrics-by" "bad --metrics-by 'core'" --sim --metrics-by core
 "$DTLTOP" $SIM --seed 4 -b -n 1 --format=prom --hist-by=partition >"$tmp/p.prom"
 [ "$(grep -c '^dtl_dispatch_latency_seconds_count ' "$tmp/p.prom")" -eq 1 ] && ok || fail "--hist-by=partition"
 "$DTLTOP" $SIM --seed 4 -b -n 1 --format=prom --hist-by=cpu >"$tmp/c.prom"
