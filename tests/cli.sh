@@ -224,7 +224,12 @@ jq -e . "$tmp/f.json" >/dev/null && ok || fail "json: not JSON Lines"
 # every field equal to the CSV's (numbers as numbers, null where the CSV is empty)
 jq -r '[to_entries[] | select(.key != "host" and .key != "verdict" and .key != "why") | .value // ""] | @tsv' "$tmp/f.json" |
 	paste -d'\t' - <(tail -n +2 "$tmp/f.csv" | tr ',' '\t') | awk -F'\t' '
+	# the CSV writes the mask in hex, JSON as a number: read the hex by hand (mawk and gawk alike)
+	function hex(s,  v, k) { v = 0; s = tolower(substr(s, 3))
+		for (k = 1; k <= length(s); k++) v = v * 16 + index("0123456789abcdef", substr(s, k, 1)) - 1
+		return v }
 	{ h = NF / 2; for (i = 1; i <= h; i++) { a = $i; b = $(i + h)
+		if (b ~ /^0x[0-9a-fA-F]+$/) b = hex(b)
 		if (a == b || (a ~ /^-?[0-9.]+$/ && b ~ /^-?[0-9.]+$/ && a - b < 1e-9 && b - a < 1e-9)) continue
 		print NR ": field " i ": json " a ", csv " b; bad++ } }
 	END { exit bad > 0 }' && ok || fail "json differs from the CSV"
