@@ -238,15 +238,25 @@ ZSH_COMPDIR ?= $(PREFIX)/share/zsh/site-functions
 # /usr/local/lib/systemd/system for a local install.
 SYSTEMD_UNITDIR ?= $(if $(filter /usr,$(PREFIX)),$(or $(shell $(PKG_CONFIG) \
 	--variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system),$(PREFIX)/lib/systemd/system)
+# The fleet's files: Prometheus and Grafana have no place of their own for a
+# package's rules and dashboards, PCP's pmdaopenmetrics has one (its config.d).
+EXAMPLESDIR ?= $(PREFIX)/share/doc/dtltop/examples
+PCP_OPENMETRICS_DIR ?= $(if $(filter /usr,$(PREFIX)),/var/lib/pcp/pmdas/openmetrics/config.d,$(EXAMPLESDIR)/pcp)
 INSTALLED := $(PREFIX)/bin/dtltop $(PREFIX)/share/man/man1/dtltop.1 \
 	$(PREFIX)/share/man/man5/dtltop-format.5 $(BASH_COMPDIR)/dtltop $(ZSH_COMPDIR)/_dtltop \
-	$(SYSTEMD_UNITDIR)/dtltop-exporter.service $(SYSTEMD_UNITDIR)/dtltop-exporter-debugfs.service
+	$(SYSTEMD_UNITDIR)/dtltop-exporter.service $(SYSTEMD_UNITDIR)/dtltop-exporter-debugfs.service \
+	$(EXAMPLESDIR)/prometheus/dtltop.rules.yml $(EXAMPLESDIR)/grafana/dtltop.json \
+	$(PCP_OPENMETRICS_DIR)/dtltop.url
 
 install: dtltop
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(BASH_COMPDIR) $(DESTDIR)$(ZSH_COMPDIR) \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)
+		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(EXAMPLESDIR)/prometheus \
+		$(DESTDIR)$(EXAMPLESDIR)/grafana $(DESTDIR)$(PCP_OPENMETRICS_DIR)
 	install -m 0755 dtltop $(DESTDIR)$(PREFIX)/bin/dtltop
+	install -m 0644 contrib/prometheus/dtltop.rules.yml $(DESTDIR)$(EXAMPLESDIR)/prometheus/
+	install -m 0644 contrib/grafana/dtltop.json $(DESTDIR)$(EXAMPLESDIR)/grafana/
+	install -m 0644 contrib/pcp/dtltop.url $(DESTDIR)$(PCP_OPENMETRICS_DIR)/
 	install -m 0644 man/dtltop.1 $(DESTDIR)$(PREFIX)/share/man/man1/dtltop.1
 	install -m 0644 man/dtltop-format.5 $(DESTDIR)$(PREFIX)/share/man/man5/dtltop-format.5
 	install -m 0644 completion/dtltop.bash $(DESTDIR)$(BASH_COMPDIR)/dtltop

@@ -15,7 +15,9 @@ mkdir -p "$tmp/root/usr/bin"
 echo other >"$tmp/root/usr/bin/someone-else"
 make -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make install"
 unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
-for f in $want usr/share/zsh/site-functions/_dtltop "${unitdir#/}/dtltop-exporter.service"; do
+fleet="usr/share/doc/dtltop/examples/grafana/dtltop.json usr/share/doc/dtltop/examples/prometheus/dtltop.rules.yml
+var/lib/pcp/pmdas/openmetrics/config.d/dtltop.url"
+for f in $want $fleet usr/share/zsh/site-functions/_dtltop "${unitdir#/}/dtltop-exporter.service"; do
 	[ -f "$tmp/root/$f" ] || fail "make install did not install $f"
 done
 make -s uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null || fail "make uninstall"
@@ -171,9 +173,11 @@ if make -s deb >"$tmp/deb.log" 2>&1; then
 	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
 	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/README.Debian"
 	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
+	exp="$exp usr/share/doc/dtltop/examples/grafana/dtltop.json"
+	exp="$exp usr/share/doc/dtltop/examples/prometheus/dtltop.rules.yml"
 	exp="${unitdir#/}/dtltop-exporter-debugfs.service ${unitdir#/}/dtltop-exporter.service $exp"
 	exp="$exp usr/share/man/man1/dtltop.1.gz usr/share/man/man5/dtltop-format.5.gz"
-	exp="$exp usr/share/zsh/vendor-completions/_dtltop "
+	exp="$exp usr/share/zsh/vendor-completions/_dtltop var/lib/pcp/pmdas/openmetrics/config.d/dtltop.url "
 	[ "$files" = "$exp" ] && ok || fail "deb files: $files"
 	"$tmp/deb/usr/bin/dtltop" --sim=vcpus=4,clock=virtual -b -n 1 --csv | grep -q ',all,' && ok \
 		|| fail "the packaged binary does not run"
@@ -189,10 +193,14 @@ if make -s rpm >"$tmp/rpm.log" 2>&1; then
 	files=$(rpm -qlp "$rpmf" 2>/dev/null | grep -v build-id | grep -v '^/usr/share/doc\|^/usr/share/licenses' |
 		sort | tr '\n' ' ')
 	exp="/usr/bin/dtltop /usr/share/bash-completion/completions/dtltop /usr/share/man/man1/dtltop.1"
-	exp="$exp /usr/share/man/man5/dtltop-format.5 /usr/share/zsh/site-functions/_dtltop "
+	exp="$exp /usr/share/man/man5/dtltop-format.5 /usr/share/zsh/site-functions/_dtltop"
+	exp="$exp /var/lib/pcp/pmdas/openmetrics/config.d/dtltop.url "
 	exp="/usr/bin/dtltop /usr/lib/systemd/system/dtltop-exporter-debugfs.service /usr/lib/systemd/system/dtltop-exporter.service ${exp#/usr/bin/dtltop }"
 	[ "$files" = "$exp" ] && ok || fail "rpm files: $files"
 	rpm -qlp "$rpmf" 2>/dev/null | grep -q '/usr/share/licenses/dtltop.*/COPYING' && ok || fail "rpm lacks COPYING"
+	for f in grafana/dtltop.json prometheus/dtltop.rules.yml; do
+		rpm -qlp "$rpmf" 2>/dev/null | grep -qx "/usr/share/doc/dtltop/examples/$f" && ok || fail "rpm lacks examples/$f"
+	done
 	echo "package.sh: $(basename "$rpmf") $(stat -c %s "$rpmf") bytes"
 else
 	fail "make rpm: $(tail -5 "$tmp/rpm.log")"
