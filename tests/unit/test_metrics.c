@@ -38,11 +38,12 @@ static struct dtl_stats *stats4(void)
 	return s;
 }
 
-static char *expose(struct dtl_stats *s, enum dtl_hist_by by, bool om)
+static char *expose_by(struct dtl_stats *s, enum dtl_hist_by by, enum dtl_metrics_by rows, bool om)
 {
 	struct dtl_table t = { 0 };
 	struct dtl_model m = { .table = &t, .stats = s, .source = "sim", .mask = DTL_MASK_ALL,
-			       .hist_by = by, .nr_vps = 2, .smt = 2, .nr_vcpus = 4, .intervals = 3 };
+			       .hist_by = by, .metrics_by = rows, .nr_vps = 2, .smt = 2, .nr_vcpus = 4,
+			       .intervals = 3 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -50,6 +51,43 @@ static char *expose(struct dtl_stats *s, enum dtl_hist_by by, bool om)
 	CHECK(dtl_metrics__write(f, &m, om) == 0);
 	fclose(f);
 	return buf;
+}
+
+/* Per CPU: the rows most tests look at one by one. */
+static char *expose(struct dtl_stats *s, enum dtl_hist_by by, bool om)
+{
+	return expose_by(s, by, DTL_METRICS_BY_CPU, om);
+}
+
+TEST(metrics_per_vp_sum_the_threads_and_the_vp_steal_is_its_most_stolen_thread)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_rec r;
+	char *x, *c;
+
+	r = rec(1100, 2, 0, 30, 20, 50, 4);	/* CPU 0: steal 50 */
+	dtl_stats__add(s, 0, &r);
+	r = rec(1200, 2, 0, 70, 10, 0, 4);	/* CPU 1, the same VP: steal 80 */
+	dtl_stats__add(s, 1, &r);
+	r = rec(1300, 4, 0, 5, 0, 0, 6);	/* CPU 3: VP 1 */
+	dtl_stats__add(s, 3, &r);
+	dtl_stats__end_interval(s, 0.001);
+	x = expose_by(s, DTL_HIST_BY_VP, DTL_METRICS_BY_VP, false);
+	c = expose(s, DTL_HIST_BY_VP, false);
+	CHECK_CONTAINS(x, "\ndtl_preempts_total{vp=\"0\",reason=\"H_CEDE\"} 2\n");
+	CHECK_CONTAINS(x, "\ndtl_preempts_total{vp=\"1\",reason=\"H_CONFER\"} 0\n");
+	CHECK_CONTAINS(x, "\ndtl_preempts_total{vp=\"1\",reason=\"time_slice\"} 1\n");
+	CHECK_CONTAINS(x, "\ndtl_wait_seconds_total{vp=\"0\",phase=\"enqueue_to_dispatch\"} 0.0001\n");
+	CHECK_CONTAINS(x, "\ndtl_vp_steal_seconds_total{vp=\"0\"} 8e-05\n");
+	CHECK_CONTAINS(c, "\ndtl_vp_steal_seconds_total{vp=\"0\"} 8e-05\n");
+	/* the join table stays per CPU; nothing else carries a cpu label */
+	CHECK_CONTAINS(x, "\ndtl_cpu_info{cpu=\"3\",vp=\"1\"} 1\n");
+	CHECK(strstr(strstr(x, "# HELP dtl_dispatches_total"), "{cpu=") == NULL);
+	CHECK(strstr(x, "{vp=\"2\"") == NULL);
+	CHECK_CONTAINS(c, "\ndtl_preempts_total{cpu=\"1\",reason=\"H_CEDE\"} 1\n");
+	free(x);
+	free(c);
+	dtl_stats__delete(s);
 }
 
 TEST(metrics_count_waits_by_phase_whole_at_their_dispatch)
