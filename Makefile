@@ -209,6 +209,7 @@ check-fast: dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=./dtltop $(LIMIT) tests/exporter.sh
 	DTLTOP=build/dtltop-san $(LIMIT) tests/exporter.sh
 	$(LIMIT) tests/exporter-load.py ./dtltop
+	DTLTOP=./dtltop $(LIMIT) tests/fleet.sh
 	DTLTOP=./dtltop $(LIMIT) tests/report.sh
 	DTLTOP=build/dtltop-san REPORT_BIG=0 $(LIMIT) tests/report.sh
 	$(LIMIT) tests/man.sh ./dtltop man/dtltop.1

@@ -14,6 +14,9 @@
 #                          and for the packages: debhelper dpkg-dev lintian rpm
 #                          bash-completion zsh jq, and for the exporter's tests
 #                          prometheus (its server and promtool) curl python3, and
+#                          python3-pcp python3-requests (PCP's pmdaopenmetrics, under
+#                          a pmcd that tests/fleet.sh unpacks from the pcp package: its
+#                          postinst would start system services), and
 #                          chromium (headless: it draws the --report page), and systemd
 #                          (systemd-analyze checks the exporter's unit; its pkg-config
 #                          file says where units go)
@@ -74,7 +77,7 @@ for kind in "$@"; do
 		pkgs="$pkgs tmux mandoc groff-base linux-perf linux-source-6.12 xz-utils
 			gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
 			debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3
-			ca-certificates chromium systemd mmdebstrap" ;;
+			ca-certificates chromium systemd mmdebstrap python3-pcp python3-requests" ;;
 	qemu|interop) ;;
 	fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	bare) pkgs="$pkgs mmdebstrap ca-certificates" ;;
