@@ -38,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 #include <asm/dtl.h>
@@ -46,7 +47,6 @@
 #include <asm/lppaca.h>
 #include <asm/paca.h>
 #include <asm/plpar_wrappers.h>
-#include <asm/smp.h>
 #include <asm/time.h>
 
 #ifdef CONFIG_PPC_SPLPAR

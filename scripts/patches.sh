@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The driver's fixes as a patch series for upstream Linux (kernel/upstream/).
+#   scripts/patches.sh write   make patches: applies kernel/upstream/*.patch with
+#                              git am to 7.3's own arch/powerpc/perf/vpa-dtl.c, checks
+#                              the end is kernel/vpa-dtl.c byte for byte, and writes
+#                              build/patches/ (git format-patch, cover letter from
+#                              kernel/upstream/cover-letter.txt)
+#   scripts/patches.sh check   make patches-check: also builds every step in the
+#                              7.3 tree for ppc64le with W=1 (any warning fails) and
+#                              runs checkpatch.pl --strict on every patch
+# Signed-off-by: none is invented. The patches carry the project's author line
+# and no sign-off (checkpatch is told to expect none) unless SIGNOFF=1: then
+# each patch's author becomes you, as git config user.name/user.email say, and
+# gets your Signed-off-by, as "git commit -s" would. Only the sender may sign.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-write}
+top=$PWD
+series=$top/kernel/upstream
+out=$top/build/patches
+git_dir=$top/build/patches-git
+die() { echo "patches.sh: $*" >&2; exit 1; }
+
+tarball=$(scripts/linux-source-7.3.sh) || die "no linux-source-7.3"
+# the scratch repository: 7.3's file as the base commit, dated and authored
+# the same on every run, so the series' hashes do not depend on the clock
+rm -rf "$git_dir" && mkdir -p "$git_dir/x"
+tar xf "$tarball" -C "$git_dir/x" --wildcards '*/arch/powerpc/perf/vpa-dtl.c' ||
+	die "$tarball has no arch/powerpc/perf/vpa-dtl.c"
+mkdir -p "$git_dir/arch/powerpc/perf"
+mv "$git_dir"/x/*/arch/powerpc/perf/vpa-dtl.c "$git_dir/arch/powerpc/perf/" && rm -rf "$git_dir/x"
+export GIT_AUTHOR_NAME="Linux 7.3.4" GIT_AUTHOR_EMAIL="linux@localhost" \
+	GIT_COMMITTER_NAME="dtltop developers" GIT_COMMITTER_EMAIL="dtltop@lists.example.org" \
+	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+g() { git -C "$git_dir" -c core.autocrlf=false -c advice.detachedHead=false "$@"; }
+g init -q
+g add -A && g commit -q -m "Linux 7.3.4: arch/powerpc/perf/vpa-dtl.c"
+base=$(g rev-parse HEAD)
+unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE
+g am -q "$series"/0*.patch || die "the series does not apply to 7.3's vpa-dtl.c (git am)"
+n=$(g rev-list --count "$base"..HEAD)
+cmp -s "$git_dir/arch/powerpc/perf/vpa-dtl.c" kernel/vpa-dtl.c ||
+	die "the series ends at a file that differs from kernel/vpa-dtl.c:
+$(diff -u "$git_dir/arch/powerpc/perf/vpa-dtl.c" kernel/vpa-dtl.c | head -40)"
+
+# the sender's identity, only when asked for (SIGNOFF=1)
+signed=0
+if [ "${SIGNOFF:-0}" = 1 ]; then
+	me_name=$(cd / && git config user.name || true)
+	me_mail=$(cd / && git config user.email || true)
+	[ -n "$me_name" ] && [ -n "$me_mail" ] || die "SIGNOFF=1: git config user.name and user.email first"
+	GIT_COMMITTER_NAME="$me_name" GIT_COMMITTER_EMAIL="$me_mail" \
+		g -c user.name="$me_name" -c user.email="$me_mail" rebase -q \
+		--exec 'git commit -q --amend --no-edit --reset-author --signoff' "$base" >/dev/null 2>&1 ||
+		die "SIGNOFF=1: signing the series failed"
+	signed=1
+fi
+rm -rf "$out" && mkdir -p "$out"
+# the cover letter's From: is the committer: the sender when signed
+[ $signed = 1 ] && export GIT_COMMITTER_NAME="$me_name" GIT_COMMITTER_EMAIL="$me_mail"
+g format-patch -q --cover-letter --zero-commit --no-signature -o "$out" "$base"..HEAD
+cover=$(ls "$out"/0000-cover-letter.patch)
+python3 - "$cover" "$series/cover-letter.txt" <<'PY'
+import sys
+cover, text = sys.argv[1], open(sys.argv[2]).read()
+subject, _, blurb = text.partition("\n\n")
+s = open(cover).read()
+s = s.replace("*** SUBJECT HERE ***", subject.strip()).replace("*** BLURB HERE ***", blurb.strip())
+open(cover, "w").write(s)
+PY
+grep -q '\*\*\*' "$cover" && die "the cover letter kept a placeholder"
+echo "patches.sh: build/patches/: a cover letter and $n patches; applied to 7.3's vpa-dtl.c they give kernel/vpa-dtl.c byte for byte"
+if [ $signed = 1 ]; then
+	echo "patches.sh: authored and signed off as $me_name <$me_mail>"
+else
+	echo "patches.sh: no Signed-off-by: the sender adds theirs with make patches SIGNOFF=1 (git's user.name and user.email)"
+fi
+[ "$mode" = write ] && exit 0
+[ "$mode" = check ] || die "mode '$mode': write or check"
+
+# every step builds: the 7.3 tree of tests/kernel/cross.sh (made there if missing)
+ktop=$top/build/ktree/7.3
+tree=$ktop/linux-source-7.3
+kout=$ktop/out
+[ -f "$kout/.config" ] || KVER=7.3 tests/kernel/cross.sh >/dev/null || die "the 7.3 tree did not build"
+cross=${CROSS_COMPILE:-powerpc64le-linux-gnu-}
+# checkpatch looks commit ids up with git in the directory it runs from; the
+# release tarball has no history, so there it can only check their form
+ignore="UNKNOWN_COMMIT_ID"
+[ $signed = 1 ] || ignore="$ignore,MISSING_SIGN_OFF"
+i=0
+for c in $(g rev-list --reverse "$base"..HEAD); do
+	i=$((i + 1))
+	g show "$c:arch/powerpc/perf/vpa-dtl.c" >"$tree/arch/powerpc/perf/vpa-dtl.c"
+	rm -f "$kout/arch/powerpc/perf/vpa-dtl.o"
+	log=$(make -s -C "$tree" O="$kout" ARCH=powerpc CROSS_COMPILE="$cross" W=1 \
+		arch/powerpc/perf/vpa-dtl.o 2>&1 | grep -v 'genksyms\|shift/reduce\|reduce/reduce\|counterexamples' || true)
+	[ -z "$log" ] && [ -f "$kout/arch/powerpc/perf/vpa-dtl.o" ] ||
+		die "patch $i of $n ($(g log -1 --format=%s "$c")) does not build cleanly with W=1:
+$log"
+	p=$(ls "$out"/$(printf '%04d' $i)-*.patch)
+	cp=$(cd "$tree" && perl scripts/checkpatch.pl --strict --ignore "$ignore" -q "$p" 2>&1 || true)
+	[ -z "$cp" ] || die "checkpatch --strict on $(basename "$p"):
+$cp"
+	echo "patches.sh: $(printf '%02d' $i)/$n builds for ppc64le with W=1; checkpatch --strict: 0 errors, 0 warnings, 0 checks"
+done
+cp kernel/vpa-dtl.c "$tree/arch/powerpc/perf/vpa-dtl.c"
+echo "patches.sh: checkpatch ignored $ignore (no git history here$([ $signed = 1 ] || echo "; no sign-off yet"))"
+echo "patches.sh: sparse not run: 7.3's Makefile refuses Debian 12's sparse 0.6.4 (tests/kernel/cross.sh)"
