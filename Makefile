@@ -6,7 +6,7 @@
 # probe below (kernel source, libperf, libmicrohttpd, ncurses) sees what it
 # installed. DTLTOP_DEPS=done (set for that second make) skips the install.
 DEPS_BUILD := run bench readme-perf
-DEPS_CHECK := check check-fast mutants package-check kernel-check deb rpm
+DEPS_CHECK := check check-fast mutants package-check kernel-check patches patches-check deb rpm
 DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check interop-check upstream-compare fuzz bare-check
 ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
 DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
@@ -169,6 +169,7 @@ check: check-fast build/kharness build/kharness-san
 	build/kharness-san
 	tests/kernel/mutants.sh
 	for v in $(KVERS); do KVER=$$v tests/kernel/cross.sh || exit 1; done
+	scripts/patches.sh check
 	DTLTOP=./dtltop tests/package.sh
 	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
 	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
@@ -348,7 +349,17 @@ kernel-check: build/kharness build/kharness-san
 	build/kharness-san
 	tests/kernel/mutants.sh
 	for v in $(KVERS); do KVER=$$v tests/kernel/cross.sh || exit 1; done
+	scripts/patches.sh check
 
-.PHONY: all deps deps-check bare-check kernel-check qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+# The driver's fixes as a patch series against Linux 7.3.4 (kernel/upstream/,
+# kernel/README.md): build/patches/, a cover letter and one patch per fix.
+# SIGNOFF=1 makes you their author and adds your Signed-off-by (git config).
+patches:
+	scripts/patches.sh write
+# ... and each step built with W=1 in the 7.3 tree, checkpatch --strict on each
+patches-check:
+	scripts/patches.sh check
+
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif
