@@ -7,11 +7,11 @@
 # installed. DTLTOP_DEPS=done (set for that second make) skips the install.
 DEPS_BUILD := run bench readme-perf
 DEPS_CHECK := check check-fast mutants package-check kernel-check patches patches-check deb rpm
-DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check interop-check upstream-compare fuzz bare-check
+DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check interop-check upstream-compare patches-boot fuzz bare-check
 ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
 DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
 	$(if $(filter qemu-check,$(MAKECMDGOALS)),qemu) \
-	$(if $(filter interop-check upstream-compare,$(MAKECMDGOALS)),interop) \
+	$(if $(filter interop-check upstream-compare patches-boot,$(MAKECMDGOALS)),interop) \
 	$(if $(filter fuzz,$(MAKECMDGOALS)),fuzz) $(if $(filter bare-check,$(MAKECMDGOALS)),bare)
 .PHONY: $(MAKECMDGOALS) deps-then-make
 $(MAKECMDGOALS): deps-then-make
@@ -359,7 +359,10 @@ patches:
 # ... and each step built with W=1 in the 7.3 tree, checkpatch --strict on each
 patches-check:
 	scripts/patches.sh check
+# ... and each step booted in the QEMU rig, recorded by upstream perf 7.3 (long)
+patches-boot: dtltop
+	scripts/patches.sh boot
 
-.PHONY: all deps deps-check bare-check kernel-check patches patches-check qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif

@@ -9,6 +9,8 @@
 #   scripts/patches.sh check   make patches-check: also builds every step in the
 #                              7.3 tree for ppc64le with W=1 (any warning fails) and
 #                              runs checkpatch.pl --strict on every patch
+#   scripts/patches.sh boot    make patches-boot: boots every step in the QEMU rig and
+#                              records with upstream perf 7.3 (about 5 minutes a step)
 # Signed-off-by: none is invented. The patches carry the project's author line
 # and no sign-off (checkpatch is told to expect none) unless SIGNOFF=1: then
 # each patch's author becomes you, as git config user.name/user.email say, and
@@ -77,7 +79,28 @@ else
 	echo "patches.sh: no Signed-off-by: the sender adds theirs with make patches SIGNOFF=1 (git's user.name and user.email)"
 fi
 [ "$mode" = write ] && exit 0
-[ "$mode" = check ] || die "mode '$mode': write or check"
+if [ "$mode" = boot ]; then
+	# each step booted in the QEMU rig with upstream perf 7.3 (tests/interop, the
+	# count and AUX-full scenarios of make upstream-compare): long, not in make check
+	steps=$top/build/patches-steps
+	rm -rf "$steps" && mkdir -p "$steps"
+	sum=$out/boot.md
+	echo "# Each step of the series booted in the QEMU rig (make patches-boot, $(date -u +%F))" >"$sum"
+	i=0
+	for c in $(g rev-list --reverse "$base"..HEAD); do
+		i=$((i + 1))
+		k=$(printf '%02d' $i)
+		g show "$c:arch/powerpc/perf/vpa-dtl.c" >"$steps/$k.c"
+		echo "patches.sh: booting step $k/$n: $(g log -1 --format=%s "$c")" >&2
+		INTEROP_DRIVER="$steps/$k.c" INTEROP_NAME="step-$k" tests/interop/run.sh >"$steps/$k.log" 2>&1 ||
+			die "step $k did not boot or record: $(tail -3 "$steps/$k.log")"
+		{ echo; echo "## $k: $(g log -1 --format=%s "$c")"; echo
+		  grep -v '^interop: booting' "$steps/$k.log"; } >>"$sum"
+	done
+	echo "patches.sh: every step booted and recorded: $sum"
+	exit 0
+fi
+[ "$mode" = check ] || die "mode '$mode': write, check or boot"
 
 # every step builds: the 7.3 tree of tests/kernel/cross.sh (made there if missing)
 ktop=$top/build/ktree/7.3

@@ -4,13 +4,18 @@
 # Debian's linux-source-7.3) against kernel/vpa-dtl.c in the QEMU rig, then
 # the same files through dtltop on this host (tests/interop/check.sh).
 # UPSTREAM=1 (make upstream-compare) boots the 7.3 tree's own vpa-dtl.c
-# instead and runs only the count and AUX-full scenarios.
+# instead and runs only the count and AUX-full scenarios. INTEROP_DRIVER=FILE
+# with INTEROP_NAME=NAME does the same for another driver file, in a kernel
+# build of its own (make patches-boot: each step of the upstream series).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/qemu/rig.sh
 upstream=${UPSTREAM:-0}
+driver=${INTEROP_DRIVER:-}
+[ -n "$driver" ] && upstream=1
 top=$PWD/build/interop
 name=$([ "$upstream" = 1 ] && echo upstream || echo ours)
+[ -n "$driver" ] && name=${INTEROP_NAME:-series}
 out=$top/$name
 log=$top/console-$name.log
 die() { echo "interop: $*" >&2; exit 1; }
@@ -18,7 +23,12 @@ for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio base64; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh interop installs it)"
 done
 perf=$(tests/interop/perf-build.sh) || die "upstream perf did not build"
-if [ "$upstream" = 1 ]; then
+if [ -n "$driver" ]; then
+	KVER=7.3 tests/qemu/kernel.sh >/dev/null || die "the 7.3 tree did not build"
+	vmlinux=$(KVER=7.3 KBUILD_SUFFIX=-series VPA_DTL_SRC="$driver" \
+		timeout -k 5 1500 tests/qemu/kernel.sh) || die "the kernel with $driver did not build"
+	KVER=7.3 tests/qemu/kernel.sh >/dev/null 2>&1
+elif [ "$upstream" = 1 ]; then
 	KVER=7.3 tests/qemu/kernel.sh >/dev/null || die "the 7.3 tree did not build"
 	vmlinux=$(KVER=7.3 KBUILD_SUFFIX=-upstream VPA_DTL_SRC=build/qemu/linux-source-7.3/.upstream-vpa-dtl.c \
 		timeout -k 5 1500 tests/qemu/kernel.sh) || die "the kernel with upstream's driver did not build"
