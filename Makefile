@@ -169,6 +169,7 @@ check: check-fast build/kharness build/kharness-san
 	build/kharness-san
 	tests/kernel/mutants.sh
 	for v in $(KVERS); do KVER=$$v tests/kernel/cross.sh || exit 1; done
+	tests/kernel/series.sh
 	scripts/patches.sh check
 	DTLTOP=./dtltop tests/package.sh
 	rm -rf build/destdir && $(MAKE) -s install DESTDIR=build/destdir PREFIX=/usr
@@ -349,6 +350,7 @@ kernel-check: build/kharness build/kharness-san
 	build/kharness-san
 	tests/kernel/mutants.sh
 	for v in $(KVERS); do KVER=$$v tests/kernel/cross.sh || exit 1; done
+	tests/kernel/series.sh
 	scripts/patches.sh check
 
 # The driver's fixes as a patch series against Linux 7.3.4 (kernel/upstream/,

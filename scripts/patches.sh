@@ -19,7 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-write}
 top=$PWD
-series=$top/kernel/upstream
+# where the series must end (tests/kernel/series.sh points it elsewhere)
+driver=${PATCHES_DRIVER:-kernel/vpa-dtl.c}
+series=${PATCHES_SERIES:-$top/kernel/upstream}
 out=$top/build/patches
 git_dir=$top/build/patches-git
 die() { echo "patches.sh: $*" >&2; exit 1; }
@@ -42,9 +44,9 @@ base=$(g rev-parse HEAD)
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_AUTHOR_DATE
 g am -q "$series"/0*.patch || die "the series does not apply to 7.3's vpa-dtl.c (git am)"
 n=$(g rev-list --count "$base"..HEAD)
-cmp -s "$git_dir/arch/powerpc/perf/vpa-dtl.c" kernel/vpa-dtl.c ||
-	die "the series ends at a file that differs from kernel/vpa-dtl.c:
-$(diff -u "$git_dir/arch/powerpc/perf/vpa-dtl.c" kernel/vpa-dtl.c | head -40)"
+cmp -s "$git_dir/arch/powerpc/perf/vpa-dtl.c" "$driver" ||
+	die "the series ends at a file that differs from $driver:
+$(diff -u "$git_dir/arch/powerpc/perf/vpa-dtl.c" "$driver" | head -40)"
 
 # the sender's identity, only when asked for (SIGNOFF=1)
 signed=0
@@ -72,7 +74,7 @@ s = s.replace("*** SUBJECT HERE ***", subject.strip()).replace("*** BLURB HERE *
 open(cover, "w").write(s)
 PY
 grep -q '\*\*\*' "$cover" && die "the cover letter kept a placeholder"
-echo "patches.sh: build/patches/: a cover letter and $n patches; applied to 7.3's vpa-dtl.c they give kernel/vpa-dtl.c byte for byte"
+echo "patches.sh: build/patches/: a cover letter and $n patches; applied to 7.3's vpa-dtl.c they give $driver byte for byte"
 if [ $signed = 1 ]; then
 	echo "patches.sh: authored and signed off as $me_name <$me_mail>"
 else

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The upstream series cannot drift from kernel/vpa-dtl.c: make patches fails,
+# naming the difference, when the driver changes and the series does not, and
+# when a patch of the series no longer applies.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+scripts/patches.sh write >"$tmp/out" 2>&1 && grep -q 'byte for byte' "$tmp/out" && ok ||
+	fail "make patches on the tree as it is: $(tail -3 "$tmp/out")"
+# the driver changed, the series did not
+sed 's/lapped the 85-entry ring/lapped the ring/' kernel/vpa-dtl.c >"$tmp/drift.c"
+cmp -s "$tmp/drift.c" kernel/vpa-dtl.c && fail "the drift mutant changed nothing"
+PATCHES_DRIVER="$tmp/drift.c" scripts/patches.sh write >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q "differs from $tmp/drift.c" "$tmp/out" && grep -q '^+.*lapped the ring' "$tmp/out" && ok ||
+	fail "a driver that drifted from the series was not caught: $(tail -3 "$tmp/out")"
+# a patch that no longer applies
+mkdir -p "$tmp/series" && cp kernel/upstream/* "$tmp/series/"
+sed -i 's/^ \(.\)if (event->attr.type != event->pmu->type)/ \1if (event->attr.type != 42)/' "$tmp/series"/0001-*.patch
+cmp -s "$tmp/series"/0001-*.patch kernel/upstream/0001-*.patch && fail "the apply mutant changed nothing"
+PATCHES_SERIES="$tmp/series" scripts/patches.sh write >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q 'does not apply' "$tmp/out" && ok || fail "a patch that does not apply was not caught: $(tail -3 "$tmp/out")"
+scripts/patches.sh write >/dev/null 2>&1 || fail "make patches after the mutants"
+finish
