@@ -107,6 +107,14 @@ build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
+# Groundwork for recording format 2 (issue 32): a recording's entries in several
+# layouts, bytes per entry and coding rates in one run (build/fmtstudy FILE.dtl).
+build/fmtstudy: bench/fmtstudy.c src/format/record.c src/dtl/dtl.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/format/record.c src/dtl/dtl.c \
+		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
+		-lzstd -lz -lm
+
 FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
