@@ -112,5 +112,9 @@ fi
 # ppc64el packages (and busybox-static:ppc64el, which tests/qemu fetches) need the architecture
 [ -n "$ppc" ] && ! dpkg --print-foreign-architectures | grep -qx ppc64el &&
 	$SUDO dpkg --add-architecture ppc64el
-$SUDO apt-get update -qq
+# A mirror mid-sync fails one index of many (seen: bookworm-security's ppc64el
+# Packages "File has unexpected size"); apt keeps the old list for it, so go on
+# and let the install say whether what is needed was there.
+$SUDO apt-get update -qq ||
+	echo "deps.sh: apt-get update reported errors (above); installing from the lists apt has" >&2
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
