@@ -7,13 +7,6 @@
 SIM="--sim=vcpus=16,clock=virtual"
 PROMETHEUS=${PROMETHEUS:-prometheus}
 
-# free_port: a TCP port nobody listens on now
-free_port() {
-	while :; do
-		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 30000 ))
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
-	done
-}
 # metric FILE NAME_REGEX: the sum of the samples whose name and labels match
 metric() {
 	awk -v re="$2" '$1 ~ "^" re { s += $NF } END { printf "%.9g\n", s }' "$1"

@@ -12,12 +12,6 @@ RULES=$top/contrib/prometheus/dtltop.rules.yml
 DASH=$top/contrib/grafana/dtltop.json
 PROMETHEUS=${PROMETHEUS:-prometheus}
 
-free_port() {
-	while :; do
-		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 30000 ))
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
-	done
-}
 pids=""
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done

@@ -38,3 +38,11 @@ csv_cols() {
 		for (j = 1; j <= n; j++) if (!(w[j] in idx)) { print "no column " w[j] > "/dev/stderr"; exit 1 } }
 		{ line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? "," : "") $(idx[w[j]]); print line }' "$1"
 }
+
+# free_port: a TCP port nobody listens on now
+free_port() {
+	while :; do
+		p=$(( $(od -An -N2 -tu2 /dev/urandom) % 20000 + 30000 ))
+		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return; }
+	done
+}
