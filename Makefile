@@ -146,13 +146,22 @@ fuzz: $(addprefix build/fuzz-,$(FUZZERS))
 
 # dtltop for ppc64le (an LPAR, or the QEMU test in tests/qemu): static, so it
 # runs from an initramfs with nothing else; ncursesw, libcap, zstd and zlib
-# from Debian's ppc64el -dev packages (multiarch), libperf built for it.
+# from Debian's ppc64el -dev packages, unpacked into a sysroot (not multiarch:
+# scripts/ppc64el-sysroot.sh says why), libperf built for it.
 PPC_CROSS ?= powerpc64le-linux-gnu-
 PPC_LIBPERF := build/ppc64le/libperf
-build/ppc64le/dtltop: $(SRCS) $(HDRS) $(PPC_LIBPERF)/.built
+PPC_SYSROOT := build/ppc64el/sysroot
+PPC_PKGS := libncurses-dev libcap-dev libzstd-dev zlib1g-dev libelf-dev
+PPC_LIBDIR := $(PPC_SYSROOT)/usr/lib/powerpc64le-linux-gnu
+build/ppc64le/dtltop: $(SRCS) $(HDRS) $(PPC_LIBPERF)/.built $(PPC_SYSROOT)/.done
 	$(PPC_CROSS)gcc $(CPPFLAGS) $(filter-out $(HTTP_CFLAGS),$(CFLAGS)) -I$(PPC_LIBPERF)/include -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 \
+		-I$(PPC_SYSROOT)/usr/include -I$(PPC_SYSROOT)/usr/include/powerpc64le-linux-gnu \
 		-static -o $@ $(SRCS) $(PPC_LIBPERF)/libperf.a $(PPC_LIBPERF)/libapi.a \
-		-lncursesw -ltinfo -lcap -lzstd -lz -lm
+		-L$(PPC_LIBDIR) -lncursesw -ltinfo -lcap -lzstd -lz -lm
+
+$(PPC_SYSROOT)/.done: scripts/ppc64el-sysroot.sh
+	scripts/ppc64el-sysroot.sh $(PPC_SYSROOT) $(PPC_PKGS) >/dev/null
+	touch $@
 
 $(PPC_LIBPERF)/.built: scripts/build-libperf.sh
 	LINUX_SRC="$(LINUX_SRC)" ARCH=powerpc CROSS_COMPILE=$(PPC_CROSS) scripts/build-libperf.sh $(PPC_LIBPERF)

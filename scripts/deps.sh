@@ -21,10 +21,11 @@
 #                          (systemd-analyze checks the exporter's unit; its pkg-config
 #                          file says where units go)
 #   scripts/deps.sh qemu   the QEMU end-to-end test (tests/qemu): the kernel build's
-#                          packages, qemu-system-ppc, cpio, and through multiarch
-#                          (dpkg --add-architecture ppc64el) the ppc64el -dev packages
-#                          of ncurses, libcap, zstd and zlib for a static dtltop
-#   scripts/deps.sh interop  all of qemu, and for a static upstream perf: libelf-dev:ppc64el
+#                          packages, qemu-system-ppc, cpio, the cross C library
+#                          (libc6-dev-ppc64el-cross; the ppc64el -dev packages
+#                          for a static dtltop are not installed: the build unpacks
+#                          them into build/ppc64el/sysroot, scripts/ppc64el-sysroot.sh)
+#   scripts/deps.sh interop  all of qemu (upstream perf's libelf is in that sysroot too)
 #   scripts/deps.sh fuzz   clang and its sanitizer runtimes (libFuzzer)
 #   scripts/deps.sh bare   mmdebstrap (tests/bare.sh: the README's make run in a bare root)
 # Runs apt-get as root, or through sudo; does nothing when all are present.
@@ -69,7 +70,6 @@ esac
 [ -n "${DEPS_DRY_RUN:-}" ] && echo "deps.sh: kernel source for libperf on ${os_id%% *}: ${ksrc%% *}" >&2
 pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev libmicrohttpd-dev"
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs $ksrc"
-ppc=""
 # Several kinds at once (make check fuzz): each adds its own.
 for kind in "$@"; do
 	case $kind in
@@ -85,18 +85,15 @@ for kind in "$@"; do
 	esac
 	case $kind in
 	check|qemu|interop)
-		pkgs="$pkgs linux-source-6.12 xz-utils gcc-powerpc64le-linux-gnu bc flex bison"
-		pkgs="$pkgs libssl-dev libelf-dev qemu-system-ppc cpio"
-		ppc="$ppc libncurses-dev:ppc64el libcap-dev:ppc64el libzstd-dev:ppc64el zlib1g-dev:ppc64el" ;;
+		pkgs="$pkgs linux-source-6.12 xz-utils gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross bc flex bison"
+		pkgs="$pkgs libssl-dev libelf-dev qemu-system-ppc cpio" ;;
 	esac
-	[ "$kind" = interop ] && ppc="$ppc libelf-dev:ppc64el"
 done
 pkgs=$(printf '%s\n' $pkgs | awk '!seen[$0]++' | tr '\n' ' ')
-ppc=$(printf '%s\n' $ppc | awk '!seen[$0]++' | tr '\n' ' ')
 need=""
 # DEPS_ASSUME_MISSING=1 (with DEPS_DRY_RUN): list everything, as on a bare machine
 have_pkg() { [ -z "${DEPS_ASSUME_MISSING:-}" ] && dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in $pkgs $ppc; do
+for p in $pkgs; do
 	have_pkg "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
@@ -109,9 +106,6 @@ if [ -n "${DEPS_DRY_RUN:-}" ]; then
 	echo "apt-get install -y --no-install-recommends$need"
 	exit 0
 fi
-# ppc64el packages (and busybox-static:ppc64el, which tests/qemu fetches) need the architecture
-[ -n "$ppc" ] && ! dpkg --print-foreign-architectures | grep -qx ppc64el &&
-	$SUDO dpkg --add-architecture ppc64el
 # A mirror mid-sync fails one index of many (seen: bookworm-security's ppc64el
 # Packages "File has unexpected size"); apt keeps the old list for it, so go on
 # and let the install say whether what is needed was there.

@@ -38,8 +38,12 @@ for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 done
 [ ${#srcs[@]} -gt 0 ] || die "no apt sources in /etc/apt"
 t0=$(date +%s)
+# Only the native architecture, as on a fresh machine. (A bare make run once
+# added ppc64el itself: deps.sh's empty list of ppc64el packages was " ". Its
+# first apt-get update then fetched bookworm-security's ppc64el index, and a
+# mirror mid-sync on that one index cost the root every bookworm-security list.)
 timeout -k 10 900 mmdebstrap --quiet --mode=root --variant=minbase --include=make,git \
-	bookworm "$root" "${srcs[@]}" || die "mmdebstrap failed"
+	--architectures="$(dpkg --print-architecture)" bookworm "$root" "${srcs[@]}" || die "mmdebstrap failed"
 git clone -q "$top" "$root/root/dtltop" || die "git clone into the bare root failed"
 # what the chroot has: a clean clone, and no build of ours
 [ ! -e "$root/usr/bin/gcc" ] && [ ! -e "$root/root/dtltop/build" ] || die "the root is not bare"
@@ -72,6 +76,9 @@ wait "$pid"; rc=$?
 pid=
 [ "$rc" -eq 0 ] || { tail -c 2000 "$log" | tr -d '\033' >&2; die "make run exited $rc"; }
 grep -q 'steal' "$log" || die "the TUI never showed a figure"
+# what make run installed, it installed for amd64 alone: no foreign architecture
+[ -z "$(chroot "$root" dpkg --print-foreign-architectures)" ] ||
+	die "make run added a foreign architecture: $(chroot "$root" dpkg --print-foreign-architectures | tr '\n' ' ')"
 # a first build has everything: the exporter too
 chroot "$root" /root/dtltop/dtltop --help 2>&1 | grep -q -- '--listen' ||
 	die "the first make run built a dtltop without --listen"

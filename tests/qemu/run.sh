@@ -34,9 +34,9 @@ powerpc64le-linux-gnu-gcc -O2 -Wall -Wextra -Werror -static -o "$top/ttykeys" te
 # busybox from Debian's ppc64el package, fetched once
 bb=$top/busybox
 if [ ! -x "$bb" ]; then
-	(cd "$top" && rm -f busybox-static_*.deb && apt-get download busybox-static:ppc64el >/dev/null) ||
-		die "apt-get download busybox-static:ppc64el failed (dpkg --add-architecture ppc64el; apt-get update)"
-	rm -rf "$top/bbx" && dpkg-deb -x "$top"/busybox-static_*.deb "$top/bbx" && cp "$top/bbx/bin/busybox" "$bb"
+	scripts/ppc64el-sysroot.sh "$top/bbx" busybox-static >/dev/null ||
+		die "could not fetch Debian's busybox-static for ppc64el"
+	cp "$top/bbx/bin/busybox" "$bb"
 fi
 root=$top/initramfs
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
