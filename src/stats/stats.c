@@ -9,30 +9,10 @@
  */
 #include "stats.h"
 
+#include "counts.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-struct counts {
-	uint64_t dispatches;
-	uint64_t gaps;
-	uint64_t involuntary;
-	uint64_t steal_ticks;
-	uint64_t idle_ticks;
-	uint64_t migrations;
-	uint64_t migr_core;	/* of them, to a thread of the same physical core */
-	uint64_t steal_raw;	/* steal whole at its dispatch, as the VPA counts it */
-	uint64_t e2d_raw, w2r_raw;	/* two of the three phases, also whole at the dispatch */
-	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
-	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
-	uint64_t stat_steal, stat_cpus;	/* the same from /proc/stat */
-	uint64_t faults;
-	uint64_t lost;
-	uint64_t bad;
-	uint64_t lat_max;
-	uint64_t preempt[DTL_N_PREEMPT + 1];
-	uint64_t dispatch[DTL_N_DISPATCH + 1];
-	uint64_t hist[DTL_HIST_BUCKETS];
-};
 
 struct vcpu {
 	struct counts cur;
@@ -385,7 +365,7 @@ void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 		s->v[cpu].cur.bad += n;
 }
 
-static void counts_add(struct counts *to, const struct counts *c)
+void dtl_counts__add(struct counts *to, const struct counts *c)
 {
 	to->dispatches += c->dispatches;
 	to->gaps += c->gaps;
@@ -438,9 +418,17 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 		     double interval_s, uint64_t span_ticks, unsigned int mask,
 		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row)
 {
-	double us_per_tick = 1e6 / (double)s->tb_freq;
+	dtl_counts__row(c, s->tb_freq, s->summaries, cpu, interval_s, span_ticks, mask, nr_vcpus,
+			spans, row);
+}
+
+void dtl_counts__row(const struct counts *c, uint64_t tb_freq, bool summaries, int cpu,
+		     double interval_s, uint64_t span_ticks, unsigned int mask,
+		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row)
+{
+	double us_per_tick = 1e6 / (double)tb_freq;
 	/* Shares are of the window the waits were clipped to, never less than the interval. */
-	double span_s = (double)span_ticks / (double)s->tb_freq;
+	double span_s = (double)span_ticks / (double)tb_freq;
 	double span_us = (span_s > interval_s ? span_s : interval_s) * 1e6 *
 			 (nr_vcpus ? nr_vcpus : 1);
 
@@ -463,7 +451,7 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 	row->migr_core = c->migr_core;
 	row->migr_other = c->migrations - c->migr_core;
 	row->threads = nr_vcpus ? nr_vcpus : 1;
-	if (!s->summaries)
+	if (!summaries)
 		row->known |= DTL_KNOWN_DTL;
 	/* the witness counts only where every CPU of the row had one, each interval of the span */
 	if (c->vpa_cpus && c->vpa_cpus == row->threads * spans &&
@@ -479,10 +467,10 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 					   (double)c->stat_steal;
 		row->known |= DTL_KNOWN_STAT;
 	}
-	row->e2d_s = (double)c->e2d_raw / (double)s->tb_freq;
-	row->r2e_s = (double)(c->steal_raw - c->e2d_raw) / (double)s->tb_freq;
-	row->w2r_s = (double)c->w2r_raw / (double)s->tb_freq;
-	row->samples = s->summaries ? 0 : c->dispatches;
+	row->e2d_s = (double)c->e2d_raw / (double)tb_freq;
+	row->r2e_s = (double)(c->steal_raw - c->e2d_raw) / (double)tb_freq;
+	row->w2r_s = (double)c->w2r_raw / (double)tb_freq;
+	row->samples = summaries ? 0 : c->dispatches;
 	row->run_pct = 100.0 - row->steal_pct - row->idle_pct;
 	if (row->run_pct < 0)
 		row->run_pct = 0;
@@ -576,7 +564,7 @@ static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, 
 		memset(sum, 0, sizeof(*sum));
 		for (uint32_t c = h; c != UINT32_MAX; c = s->next[c])
 			if (s->v[c].online) {
-				counts_add(sum, &s->v[c].cur);
+				dtl_counts__add(sum, &s->v[c].cur);
 				n++;
 			}
 		make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]);
@@ -603,7 +591,7 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 		if (v->online) {
 			make_row(s, &v->cur, (int)i, interval_s, span, mask, 1, 1, &v->last);
 			if (all)
-				counts_add(all, &v->cur);
+				dtl_counts__add(all, &v->cur);
 		}
 	}
 	if (all && s->vp)
@@ -611,7 +599,7 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		struct vcpu *v = &s->v[i];
 
-		counts_add(&v->total, &v->cur);
+		dtl_counts__add(&v->total, &v->cur);
 		v->total.steal_ticks += v->carry_steal;
 		v->total.idle_ticks += v->carry_idle;
 		v->carry_steal = v->carry_idle = 0;
@@ -670,7 +658,7 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 		return -1;
 	for (unsigned int i = 0; i < s->nr_cpus; i++)
 		if (s->v[i].online)
-			counts_add(all, &s->v[i].total);
+			dtl_counts__add(all, &s->v[i].total);
 	make_row(s, all, DTL_ROW_ALL, s->total_s, s->total_ticks, s->total_mask, s->nr_online,
 		 s->total_n, row);
 	free(all);
@@ -693,7 +681,7 @@ int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, str
 		return -1;
 	for (uint32_t c = (uint32_t)vp; c != UINT32_MAX; c = s->next[c])
 		if (s->v[c].online) {
-			counts_add(sum, &s->v[c].total);
+			dtl_counts__add(sum, &s->v[c].total);
 			n++;
 		}
 	if (n) {

@@ -25,10 +25,16 @@ enum dtl_span {
 #define DTL_ROW_ALL (-1)
 #define DTL_ROW_SELECTED (-2)	/* the aggregate row when -C picks CPUs */
 
+/* Whom a row is of, beside CPUs and VPs (task.h): cpu is then a pid or a cgroup's number. */
+enum dtl_row_group { DTL_ROW_CPU_VP, DTL_ROW_TASK, DTL_ROW_CGROUP };
+
 struct dtl_row {
 	int cpu;			/* DTL_ROW_ALL for the partition; a VP's first CPU */
 	bool is_vp;			/* a VP's row: vp is its number, 0..N-1 (lparstat's) */
 	int vp;
+	enum dtl_row_group group;
+	const char *name;		/* a task's "comm[pid]", a cgroup's path; else NULL */
+	double oncpu_s;			/* a task's (cgroup's) time on its CPUs, as the guest saw it */
 	double interval_s;
 	uint64_t dispatches;
 	double dispatch_per_s;

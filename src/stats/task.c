@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * task.c - charge each DTL entry to the task and cgroup that ran when the
+ * hypervisor preempted (or the guest ceded) the vCPU.
+ *
+ * A CPU's preempt instants only move forward (each entry's instant is after
+ * the last one's dispatch), so its switches are a queue consumed up to each
+ * instant: no search, no history beyond what no entry has reached yet.
+ */
+#include "task.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counts.h"
+
+#define NAME_LEN 128
+
+struct task {
+	int32_t pid;
+	int cgroup;		/* index into cgroups[], -1 unknown */
+	char name[NAME_LEN];	/* "db[1234]", "idle", "other" */
+	struct counts cur, last, total;
+	uint64_t run_cur, run_last, run_total;	/* ticks on the CPU, as the guest saw it */
+	struct dtl_task_pc pcs[DTL_TASKS_PCS];	/* since start, space-saving counts */
+	uint64_t user, invol;	/* involuntary preempts in user space, and all */
+};
+
+struct cgroup {
+	char name[NAME_LEN];
+};
+
+struct cpuq {
+	struct dtl_switch *q;	/* comm and cgroup already taken in: NULL here */
+	size_t head, n, cap;
+	int cur;		/* the running task's index, -1 unknown */
+	uint64_t since;		/* when it was switched in */
+	uint64_t last_tb;	/* the latest switch or instant applied */
+};
+
+struct dtl_tasks {
+	unsigned int nr_cpus;
+	uint64_t tb_freq;
+	struct cpuq *cpu;
+	struct task *task;
+	size_t ntask, cap;
+	int *slot;		/* pid hash: index + 1, 0 empty */
+	size_t nslot;
+	struct cgroup *cg;
+	size_t ncg;
+	unsigned int mask;
+	double last_s, total_s;
+	uint64_t total_n;
+	uint64_t unattributed;
+	bool known;
+	/* rows of the cgroup grouping, summed at each interval's end */
+	struct task *cgrow;
+	size_t ncgrow;
+};
+
+struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
+{
+	struct dtl_tasks *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->nr_cpus = nr_cpus;
+	t->tb_freq = tb_freq ? tb_freq : 512000000;
+	t->nslot = 2 * DTL_TASKS_MAX;
+	t->cpu = calloc(nr_cpus ? nr_cpus : 1, sizeof(*t->cpu));
+	t->slot = calloc(t->nslot, sizeof(*t->slot));
+	t->cg = calloc(DTL_TASKS_MAX + 1, sizeof(*t->cg));
+	if (!t->cpu || !t->slot || !t->cg) {
+		dtl_tasks__delete(t);
+		return NULL;
+	}
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		t->cpu[c].cur = -1;
+	return t;
+}
+
+void dtl_tasks__delete(struct dtl_tasks *t)
+{
+	if (!t)
+		return;
+	for (unsigned int c = 0; t->cpu && c < t->nr_cpus; c++)
+		free(t->cpu[c].q);
+	free(t->cpu);
+	free(t->task);
+	free(t->slot);
+	free(t->cg);
+	free(t->cgrow);
+	free(t);
+}
+
+static int cgroup_of(struct dtl_tasks *t, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncg; i++)
+		if (strncmp(t->cg[i].name, path, sizeof(t->cg[i].name) - 1) == 0)
+			return (int)i;
+	if (t->ncg >= DTL_TASKS_MAX)
+		return -1;
+	snprintf(t->cg[t->ncg].name, sizeof(t->cg[t->ncg].name), "%s", path);
+	return (int)t->ncg++;
+}
+
+static void set_name(struct task *k, int32_t pid, const char *comm)
+{
+	char clean[17];
+	size_t i;
+
+	if (pid == 0) {
+		snprintf(k->name, sizeof(k->name), "idle");
+		return;
+	}
+	/* a comm is the task's to choose: no control characters on a screen or in a file */
+	for (i = 0; comm && comm[i] && i < sizeof(clean) - 1; i++)
+		clean[i] = (unsigned char)comm[i] < 0x20 || comm[i] == 0x7f ? '?' : comm[i];
+	clean[i] = '\0';
+	snprintf(k->name, sizeof(k->name), "%s[%d]", i ? clean : "?", (int)pid);
+}
+
+static struct task *grow(struct dtl_tasks *t)
+{
+	if (t->ntask == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct task *n = realloc(t->task, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->task = n;
+		t->cap = cap;
+	}
+	memset(&t->task[t->ntask], 0, sizeof(t->task[0]));
+	return &t->task[t->ntask++];
+}
+
+/* The task's index, made at first sight; past DTL_TASKS_MAX all share "other". */
+static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
+{
+	size_t h = ((uint32_t)sw->pid * 2654435761u) % t->nslot;
+	struct task *k;
+
+	while (t->slot[h]) {
+		k = &t->task[t->slot[h] - 1];
+		if (k->pid == sw->pid) {
+			if (sw->comm)	/* exec: the name changes, the figures stay */
+				set_name(k, sw->pid, sw->comm);
+			if (sw->cgroup)
+				k->cgroup = cgroup_of(t, sw->cgroup);
+			return t->slot[h] - 1;
+		}
+		h = (h + 1) % t->nslot;
+	}
+	if (t->ntask >= DTL_TASKS_MAX)
+		return DTL_TASKS_MAX - 1;
+	if (t->ntask == DTL_TASKS_MAX - 1) {
+		/* the table is full: this and every later task share one row */
+		k = grow(t);
+		if (!k)
+			return -1;
+		k->pid = -1;
+		k->cgroup = -1;
+		snprintf(k->name, sizeof(k->name), "other");
+		return DTL_TASKS_MAX - 1;
+	}
+	k = grow(t);
+	if (!k)
+		return -1;
+	k->pid = sw->pid;
+	k->cgroup = sw->pid == 0 ? -1 : sw->cgroup ? cgroup_of(t, sw->cgroup) : -1;
+	set_name(k, sw->pid, sw->comm);
+	t->slot[h] = (int)t->ntask;
+	return (int)t->ntask - 1;
+}
+
+/* Switch in: the task that leaves is charged its time on the CPU up to tb. */
+static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *sw)
+{
+	if (q->cur >= 0 && sw->tb > q->since)
+		t->task[q->cur].run_cur += sw->tb - q->since;
+	q->cur = task_of(t, sw);
+	q->since = sw->tb;
+	q->last_tb = sw->tb;
+}
+
+void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_switch *sw)
+{
+	struct cpuq *q;
+	struct dtl_switch *slot;
+
+	if (cpu >= t->nr_cpus)
+		return;
+	q = &t->cpu[cpu];
+	t->known = true;
+	if (q->n && sw->tb < q->q[(q->head + q->n - 1) % q->cap].tb)
+		return;		/* out of order: the stream is broken, not the task */
+	if (q->n == DTL_TASKS_QUEUE) {
+		/* no entry came for long (a mask without cede): the oldest apply now */
+		apply(t, q, &q->q[q->head]);
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+	}
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 16;
+		struct dtl_switch *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return;
+		for (size_t i = 0; i < q->n; i++)
+			n[i] = q->q[(q->head + i) % q->cap];
+		free(q->q);
+		q->q = n;
+		q->cap = cap;
+		q->head = 0;
+	}
+	/* names are taken in now, so the queue holds no pointer into the caller's buffers */
+	slot = &q->q[(q->head + q->n) % q->cap];
+	*slot = *sw;
+	if (sw->comm || sw->cgroup)
+		task_of(t, sw);
+	slot->comm = slot->cgroup = NULL;
+	q->n++;
+}
+
+/* Space-saving top-k: a miss replaces the smallest count and inherits it. */
+static void note_pc(struct task *k, uint64_t pc)
+{
+	int min = 0;
+
+	for (int i = 0; i < DTL_TASKS_PCS; i++) {
+		if (k->pcs[i].n && k->pcs[i].pc == pc) {
+			k->pcs[i].n++;
+			return;
+		}
+		if (k->pcs[i].n < k->pcs[min].n)
+			min = i;
+	}
+	k->pcs[min].pc = pc;
+	k->pcs[min].n++;
+}
+
+static void charge(struct task *k, const struct dtl_rec *r)
+{
+	struct counts *c = &k->cur;
+	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
+	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
+	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
+	unsigned int invol = (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
+
+	c->dispatches++;
+	c->preempt[p]++;
+	c->dispatch[d]++;
+	c->involuntary += invol;
+	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
+	c->steal_ticks += steal;
+	c->steal_raw += steal;
+	c->e2d_raw += r->enqueue_to_dispatch;
+	c->w2r_raw += r->waiting_to_ready;
+	c->idle_ticks += r->waiting_to_ready;
+	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
+	if (r->enqueue_to_dispatch > c->lat_max)
+		c->lat_max = r->enqueue_to_dispatch;
+	if (invol) {
+		k->invol++;
+		k->user += (r->srr1 >> 14) & 1;	/* MSR[PR]: problem state */
+		note_pc(k, r->srr0);
+	}
+}
+
+void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t *entries,
+			    size_t n)
+{
+	struct cpuq *q;
+	struct dtl_rec r;
+
+	if (cpu >= t->nr_cpus || !t->known)
+		return;
+	q = &t->cpu[cpu];
+	for (size_t i = 0; i < n; i++) {
+		uint64_t wait, at;
+
+		dtl_rec__decode(&r, entries + i * DTL_ENTRY_SIZE);
+		if (!r.timebase)
+			continue;	/* the AUX header's marker */
+		wait = (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue + r.waiting_to_ready;
+		at = wait < r.timebase ? r.timebase - wait : 0;
+		while (q->n && q->q[q->head].tb <= at) {
+			apply(t, q, &q->q[q->head]);
+			q->head = (q->head + 1) % q->cap;
+			q->n--;
+		}
+		if (q->cur < 0) {
+			t->unattributed++;
+			continue;
+		}
+		charge(&t->task[q->cur], &r);
+		if (at > q->last_tb)
+			q->last_tb = at;
+	}
+}
+
+/* A cgroup's row: its tasks' counters summed (the idle task is no cgroup's). */
+static void sum_cgroups(struct dtl_tasks *t)
+{
+	struct task *rows = realloc(t->cgrow, (t->ncg + 1) * sizeof(*rows));
+
+	if (!rows)
+		return;
+	t->cgrow = rows;
+	t->ncgrow = t->ncg + 1;
+	memset(rows, 0, t->ncgrow * sizeof(*rows));
+	for (size_t i = 0; i < t->ncg; i++)
+		snprintf(rows[i].name, sizeof(rows[i].name), "%s", t->cg[i].name);
+	snprintf(rows[t->ncg].name, sizeof(rows[t->ncg].name), "(unknown)");
+	for (size_t i = 0; i < t->ntask; i++) {
+		const struct task *k = &t->task[i];
+		struct task *g;
+
+		if (k->pid == 0)
+			continue;
+		g = &rows[k->cgroup >= 0 ? (size_t)k->cgroup : t->ncg];
+		dtl_counts__add(&g->last, &k->last);
+		dtl_counts__add(&g->total, &k->total);
+		g->run_last += k->run_last;
+		g->run_total += k->run_total;
+		g->pid = 1;	/* has tasks */
+	}
+}
+
+void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned int mask)
+{
+	/* the running task's time so far is this interval's: charged up to the last instant seen */
+	for (unsigned int c = 0; c < t->nr_cpus; c++) {
+		struct cpuq *q = &t->cpu[c];
+
+		if (q->cur >= 0 && q->last_tb > q->since) {
+			t->task[q->cur].run_cur += q->last_tb - q->since;
+			q->since = q->last_tb;
+		}
+	}
+	for (size_t i = 0; i < t->ntask; i++) {
+		struct task *k = &t->task[i];
+
+		k->last = k->cur;
+		dtl_counts__add(&k->total, &k->cur);
+		memset(&k->cur, 0, sizeof(k->cur));
+		k->run_last = k->run_cur;
+		k->run_total += k->run_cur;
+		k->run_cur = 0;
+	}
+	t->mask = mask;
+	t->last_s = interval_s;
+	t->total_s += interval_s;
+	t->total_n++;
+	sum_cgroups(t);
+}
+
+void dtl_tasks__reset_totals(struct dtl_tasks *t)
+{
+	for (size_t i = 0; i < t->ntask; i++) {
+		memset(&t->task[i].total, 0, sizeof(t->task[i].total));
+		memset(t->task[i].pcs, 0, sizeof(t->task[i].pcs));
+		t->task[i].run_total = t->task[i].user = t->task[i].invol = 0;
+	}
+	t->total_s = 0;
+	t->total_n = 0;
+	t->unattributed = 0;
+	sum_cgroups(t);
+}
+
+bool dtl_tasks__known(const struct dtl_tasks *t)
+{
+	return t && t->known;
+}
+
+size_t dtl_tasks__count(const struct dtl_tasks *t, enum dtl_task_group g)
+{
+	return g == DTL_TASKS_BY_CGROUP ? t->ncgrow : t->ntask;
+}
+
+uint64_t dtl_tasks__unattributed(const struct dtl_tasks *t)
+{
+	return t->unattributed;
+}
+
+int dtl_tasks__row(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+		   enum dtl_span span, struct dtl_row *row)
+{
+	const struct task *k;
+	bool total = span == DTL_SPAN_TOTAL;
+	uint64_t run;
+	double secs = total ? t->total_s : t->last_s, on_us;
+
+	if (i >= dtl_tasks__count(t, g))
+		return -1;
+	k = g == DTL_TASKS_BY_CGROUP ? &t->cgrow[i] : &t->task[i];
+	if (g == DTL_TASKS_BY_CGROUP && !k->pid)
+		return -1;	/* a cgroup whose tasks all left the table */
+	run = total ? k->run_total : k->run_last;
+	dtl_counts__row(total ? &k->total : &k->last, t->tb_freq, false,
+			g == DTL_TASKS_BY_CGROUP ? (int)i : (int)k->pid, secs,
+			(uint64_t)(secs * (double)t->tb_freq), t->mask, 1, total ? t->total_n : 1, row);
+	/* a task's steal is a share of its own time on the CPU, not of the interval */
+	on_us = (double)run * 1e6 / (double)t->tb_freq;
+	row->oncpu_s = on_us / 1e6;
+	row->steal_pct = on_us > 0 ? 100.0 * row->steal_us / on_us : 0;
+	row->idle_pct = on_us > 0 ? 100.0 * row->idle_us / on_us : 0;
+	if (row->steal_pct > 100)
+		row->steal_pct = 100;
+	if (row->idle_pct > 100 - row->steal_pct)
+		row->idle_pct = 100 - row->steal_pct;
+	row->run_pct = 100 - row->steal_pct - row->idle_pct;
+	row->name = k->name;
+	row->group = g == DTL_TASKS_BY_CGROUP ? DTL_ROW_CGROUP : DTL_ROW_TASK;
+	return 0;
+}
+
+static void merge_pcs(struct dtl_task_pc *acc, int *n, int cap, const struct task *k)
+{
+	for (int j = 0; j < DTL_TASKS_PCS; j++) {
+		int i;
+
+		if (!k->pcs[j].n)
+			continue;
+		for (i = 0; i < *n && acc[i].pc != k->pcs[j].pc; i++)
+			;
+		if (i == *n) {
+			if (*n == cap)
+				continue;
+			acc[(*n)++] = (struct dtl_task_pc){ k->pcs[j].pc, 0 };
+		}
+		acc[i].n += k->pcs[j].n;
+	}
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct dtl_task_pc *x = a, *y = b;
+
+	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all)
+{
+	struct dtl_task_pc acc[64];
+	int n = 0;
+
+	*user = *all = 0;
+	if (i >= dtl_tasks__count(t, g))
+		return 0;
+	for (size_t j = 0; j < t->ntask; j++) {
+		const struct task *k = &t->task[j];
+
+		if (g == DTL_TASKS_BY_TASK ? j != i :
+		    k->pid == 0 || (k->cgroup >= 0 ? (size_t)k->cgroup : t->ncg) != i)
+			continue;
+		merge_pcs(acc, &n, (int)(sizeof(acc) / sizeof(acc[0])), k);
+		*user += k->user;
+		*all += k->invol;
+	}
+	qsort(acc, (size_t)n, sizeof(acc[0]), by_count);
+	if (n > max)
+		n = max;
+	memcpy(out, acc, (size_t)n * sizeof(*out));
+	return n;
+}

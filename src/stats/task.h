@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * task.h - who pays: each DTL entry charged to the guest task (and its
+ * cgroup) that ran on the CPU at the instant the hypervisor took it away.
+ *
+ * That instant is the entry's dispatch timebase minus its three waits. The
+ * task running then comes from the CPU's switch stream (perf's
+ * context_switch records, sched_switch, the simulator's scheduler), fed in
+ * time order per CPU; entries are fed after the switches up to them, so a
+ * CPU's switches wait in a queue until an entry's instant passes them.
+ * Pure: no I/O, the tests feed both streams by hand.
+ */
+#ifndef DTL_TASK_H
+#define DTL_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct dtl_tasks;
+
+/* A task switched in on a CPU at tb; comm and cgroup may be NULL (known, or unknown). */
+struct dtl_switch {
+	uint64_t tb;		/* on the DTL's timebase */
+	int32_t pid;		/* 0: the idle task (H_CEDE is its) */
+	const char *comm;
+	const char *cgroup;	/* "/system.slice/db.service" */
+};
+
+enum dtl_task_group { DTL_TASKS_BY_TASK, DTL_TASKS_BY_CGROUP };
+
+/* Most tasks (and cgroups) kept apart; later ones are summed as "other". */
+#define DTL_TASKS_MAX 4096
+/* Switches a CPU holds waiting for its entries; past this the oldest apply. */
+#define DTL_TASKS_QUEUE 8192
+/* Where involuntary preempts hit, per task: the most frequent srr0 values kept. */
+#define DTL_TASKS_PCS 8
+
+struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq);
+void dtl_tasks__delete(struct dtl_tasks *t);
+
+/* A switch on cpu; out of order (before the CPU's last) counts as bad and is dropped. */
+void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_switch *sw);
+/* n raw big-endian entries of cpu, after the switches up to them. */
+void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t *entries,
+			    size_t n);
+void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned int mask);
+void dtl_tasks__reset_totals(struct dtl_tasks *t);
+
+/* Whether any switch was ever fed: without, there is no task data to show. */
+bool dtl_tasks__known(const struct dtl_tasks *t);
+/* Rows of a grouping; row i fills *row (and its name, which lives as long as t). */
+size_t dtl_tasks__count(const struct dtl_tasks *t, enum dtl_task_group g);
+int dtl_tasks__row(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+		   enum dtl_span span, struct dtl_row *row);
+/* Entries charged to nobody: before the CPU's first switch, since start. */
+uint64_t dtl_tasks__unattributed(const struct dtl_tasks *t);
+
+struct dtl_task_pc {
+	uint64_t pc;		/* srr0 */
+	uint64_t n;
+};
+/*
+ * Where a row's involuntary preempts hit since start (a task's, or summed
+ * over a cgroup's tasks): up to max srr0 values, the most first, and how
+ * many were in user space (MSR[PR] set in srr1). The count written.
+ */
+int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all);
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Who pays: entries charged to the task running at the preempt instant,
+ * with a 1 MHz timebase so each figure can be checked by hand.
+ */
+#include "t.h"
+
+#include "dtl/dtl.h"
+#include "stats/task.h"
+
+static void put(uint8_t *buf, uint64_t tb, uint8_t pre, uint32_t e2d, uint32_t r2e, uint32_t w2r,
+		uint64_t srr0, uint64_t srr1)
+{
+	struct dtl_rec r = { 0 };
+
+	r.timebase = tb;
+	r.preempt_reason = pre;
+	r.dispatch_reason = 7;
+	r.enqueue_to_dispatch = e2d;
+	r.ready_to_enqueue = r2e;
+	r.waiting_to_ready = w2r;
+	r.srr0 = srr0;
+	r.srr1 = srr1;
+	dtl_rec__encode(&r, buf);
+}
+
+static void sw(struct dtl_tasks *t, unsigned int cpu, uint64_t tb, int pid, const char *comm,
+	       const char *cg)
+{
+	struct dtl_switch s = { tb, pid, comm, cg };
+
+	dtl_tasks__switch(t, cpu, &s);
+}
+
+static int find(struct dtl_tasks *t, enum dtl_task_group g, const char *name, struct dtl_row *row,
+		enum dtl_span span)
+{
+	for (size_t i = 0; i < dtl_tasks__count(t, g); i++)
+		if (dtl_tasks__row(t, g, i, span, row) == 0 && strcmp(row->name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+TEST(tasks_charge_the_task_running_at_the_preempt_instant)
+{
+	struct dtl_tasks *t = dtl_tasks__new(2, 1000000);
+	uint8_t e[3][DTL_ENTRY_SIZE];
+	struct dtl_row row;
+
+	sw(t, 0, 1000, 0, NULL, NULL);
+	sw(t, 0, 2000, 42, "db", "/system.slice/db.service");
+	sw(t, 0, 5000, 7, "web", NULL);
+	/* preempted at 4000 (db's), dispatched 4300 after 200 + 100 of steal */
+	put(e[0], 4300, 4, 200, 100, 0, 0xc000000000123450ull, 0x8000000000001033ull);
+	/* preempted at 5500 (web's) in user space */
+	put(e[1], 5600, 4, 100, 0, 0, 0x10001000ull, 0x800000000000d033ull);
+	/* ceded at 9000: the idle task's, switched in at 8000 below */
+	sw(t, 0, 8000, 0, NULL, NULL);
+	put(e[2], 9500, 2, 20, 0, 480, 0xc0000000000fcd28ull, 0x8000000000001033ull);
+	dtl_tasks__add_entries(t, 0, e[0], 3);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+
+	CHECK(find(t, DTL_TASKS_BY_TASK, "db[42]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	CHECK_NEAR(row.steal_us, 300, 1e-9);
+	CHECK_NEAR(row.oncpu_s, 3000e-6, 1e-12);	/* 2000..5000 */
+	CHECK_NEAR(row.steal_pct, 10, 1e-9);		/* 300 of its 3000 us */
+	CHECK_EQ(row.group, DTL_ROW_TASK);
+	CHECK_EQ(row.cpu, 42);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "web[7]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	CHECK_NEAR(row.steal_us, 100, 1e-9);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "idle", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	CHECK_NEAR(row.idle_us, 480, 1e-9);
+	CHECK_EQ(row.preempt[2], 1);
+	/* cgroups: db's, and web's unknown one; the idle task is in none */
+	CHECK(find(t, DTL_TASKS_BY_CGROUP, "/system.slice/db.service", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.steal_us, 300, 1e-9);
+	CHECK_EQ(row.group, DTL_ROW_CGROUP);
+	CHECK(find(t, DTL_TASKS_BY_CGROUP, "(unknown)", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.steal_us, 100, 1e-9);
+	CHECK_EQ(dtl_tasks__unattributed(t), 0);
+	dtl_tasks__delete(t);
+}
+
+TEST(tasks_where_preempts_hit_and_user_share)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_task_pc pc[4];
+	uint64_t user, all;
+	int n;
+
+	sw(t, 0, 10, 5, "busy", "/a");
+	for (int i = 0; i < 10; i++) {
+		put(e, 1000 + 100 * (uint64_t)i, 4, 10, 0, 0, i < 7 ? 0xc0000000000aaaa0ull :
+		    0xc0000000000bbbb0ull, i < 3 ? 0x800000000000d033ull : 0x8000000000001033ull);
+		dtl_tasks__add_entries(t, 0, e, 1);
+	}
+	put(e, 3000, 2, 10, 0, 100, 0xc0000000000fcd28ull, 0);	/* a cede: not involuntary */
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	n = dtl_tasks__pcs(t, DTL_TASKS_BY_TASK, 0, pc, 4, &user, &all);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(pc[0].pc, 0xc0000000000aaaa0ull);
+	CHECK_EQ(pc[0].n, 7);
+	CHECK_EQ(pc[1].n, 3);
+	CHECK_EQ(user, 3);
+	CHECK_EQ(all, 10);
+	n = dtl_tasks__pcs(t, DTL_TASKS_BY_CGROUP, 0, pc, 4, &user, &all);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(all, 10);
+	dtl_tasks__delete(t);
+}
+
+TEST(tasks_before_the_first_switch_nobody_pays_and_names_are_clean)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_row row;
+
+	sw(t, 0, 5000, 9, "evil\033[2J\nname-longer-than-16", NULL);
+	put(e, 1000, 4, 10, 0, 0, 0, 0);	/* before any switch */
+	dtl_tasks__add_entries(t, 0, e, 1);
+	CHECK_EQ(dtl_tasks__unattributed(t), 1);
+	/* out of order: dropped */
+	sw(t, 0, 4000, 10, "late", NULL);
+	put(e, 6000, 4, 10, 0, 0, 0, 0);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_tasks__count(t, DTL_TASKS_BY_TASK), 1);
+	CHECK_EQ(dtl_tasks__row(t, DTL_TASKS_BY_TASK, 0, DTL_SPAN_INTERVAL, &row), 0);
+	CHECK_STR(row.name, "evil?[2J?name-lo[9]");
+	CHECK_EQ(row.dispatches, 1);
+	/* since start adds the intervals; a reset clears them */
+	dtl_tasks__add_entries(t, 0, e, 0);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_tasks__row(t, DTL_TASKS_BY_TASK, 0, DTL_SPAN_TOTAL, &row), 0);
+	CHECK_EQ(row.dispatches, 1);
+	dtl_tasks__reset_totals(t);
+	CHECK_EQ(dtl_tasks__row(t, DTL_TASKS_BY_TASK, 0, DTL_SPAN_TOTAL, &row), 0);
+	CHECK_EQ(row.dispatches, 0);
+	/* out of range CPUs and rows */
+	dtl_tasks__add_entries(t, 5, e, 1);
+	sw(t, 5, 1, 1, "x", NULL);
+	CHECK(dtl_tasks__row(t, DTL_TASKS_BY_TASK, 99, DTL_SPAN_TOTAL, &row) < 0);
+	dtl_tasks__delete(t);
+}
+
+TEST(tasks_past_the_table_share_one_row_and_queues_stay_bounded)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_row row;
+	char comm[16];
+
+	for (int i = 0; i < DTL_TASKS_MAX + 100; i++) {
+		snprintf(comm, sizeof(comm), "t%d", i);
+		sw(t, 0, 100 + (uint64_t)i * 10, i + 1, comm, NULL);
+	}
+	put(e, 100 + (DTL_TASKS_MAX + 200) * 10ull, 4, 5, 0, 0, 0, 0);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_tasks__count(t, DTL_TASKS_BY_TASK), DTL_TASKS_MAX);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "other", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	dtl_tasks__delete(t);
+}
