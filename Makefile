@@ -225,6 +225,8 @@ check-fast: dtltop build/dtltop-san build/unit build/unit-san
 	DTLTOP=build/dtltop-san $(LIMIT) tests/tui.sh
 	DTLTOP=./dtltop $(LIMIT) tests/triage.sh
 	DTLTOP=build/dtltop-san $(LIMIT) tests/triage.sh
+	DTLTOP=./dtltop $(LIMIT) tests/whopays.sh
+	DTLTOP=build/dtltop-san $(LIMIT) tests/whopays.sh
 	DTLTOP=./dtltop $(LIMIT) tests/exporter.sh
 	DTLTOP=build/dtltop-san $(LIMIT) tests/exporter.sh
 	$(LIMIT) tests/exporter-load.py ./dtltop

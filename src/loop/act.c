@@ -59,23 +59,46 @@ static void export(struct dtl_loop *l)
 			 path);
 }
 
-/* Rows per VP or per CPU; new rows even when paused, as asked. */
-static void group(struct dtl_loop *l, bool by_vp)
+/*
+ * The next grouping: CPUs, VPs, then who pays (tasks, cgroups) where the
+ * source has task switches, and back; new rows even when paused, as asked.
+ */
+static void group(struct dtl_loop *l)
 {
-	if (by_vp && !dtl_source__topo(l->src)->known) {
+	bool tasks = dtl_tasks__known(l->tasks), vps = dtl_source__topo(l->src)->known;
+	struct dtl_table *t = &l->table;
+
+	if (t->group == DTL_ROW_TASK) {
+		t->group = DTL_ROW_CGROUP;
+		snprintf(l->status, sizeof(l->status), "a row per cgroup: who pays, its tasks summed "
+			 "(v: per CPU)");
+	} else if (t->group == DTL_ROW_CGROUP) {
+		t->group = DTL_ROW_CPU_VP;
+		snprintf(l->status, sizeof(l->status), "a row per CPU (v: per virtual processor)");
+	} else if (!t->by_vp && !vps && !tasks) {
 		snprintf(l->status, sizeof(l->status), "no VP rows: which CPUs are threads of one VP is "
 			 "unknown here (no thread_siblings_list, or a perf.data)");
 		return;
+	} else if (!t->by_vp && vps) {
+		t->by_vp = true;
+		snprintf(l->status, sizeof(l->status), "a row per virtual processor (its threads "
+			 "folded; v: %s)", tasks ? "per task" : "per CPU");
+	} else if (tasks) {
+		t->by_vp = false;
+		t->group = DTL_ROW_TASK;
+		snprintf(l->status, sizeof(l->status), "a row per process: who pays, charged at each "
+			 "preempt (v: per cgroup)");
+	} else {
+		t->by_vp = false;
+		snprintf(l->status, sizeof(l->status), "a row per CPU (v: per virtual processor)");
 	}
-	l->table.by_vp = by_vp;
-	snprintf(l->status, sizeof(l->status), "%s", by_vp ? "a row per virtual processor (its "
-		 "threads folded; v: per CPU)" : "a row per CPU (v: per virtual processor)");
 	loop_refill(l, l->table.ts_ns);
 }
 
 static void save(struct dtl_loop *l, const char *sort, const char *columns)
 {
 	struct dtl_saved now = { .interval_s = l->o.interval_s, .by_vp = l->table.by_vp,
+				 .group = l->table.group,
 				 .mask = dtl_source__mask(l->src) };
 	char path[4096], err[512];
 
@@ -117,6 +140,8 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		break;
 	case DTL_ACT_RESET:
 		dtl_stats__reset_totals(l->stats);
+		if (l->tasks)
+			dtl_tasks__reset_totals(l->tasks);
 		snprintf(l->status, sizeof(l->status), "totals reset");
 		break;
 	case DTL_ACT_PAUSE:
@@ -142,7 +167,7 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		loop_jump(l, a->text);
 		break;
 	case DTL_ACT_GROUP:
-		group(l, !l->table.by_vp);
+		group(l);
 		break;
 	}
 }

@@ -8,6 +8,7 @@
 #include "../format/record.h"
 #include "../platform/sys.h"
 #include "../stats/stats.h"
+#include "../stats/task.h"
 #include "../view/table.h"
 #include "loop.h"
 
@@ -15,6 +16,7 @@ struct dtl_loop {
 	struct dtl_opts o;
 	struct dtl_source *src;
 	struct dtl_stats *stats;
+	struct dtl_tasks *tasks;	/* who pays: fed where the source has a switch stream */
 	struct dtl_table table;
 	struct dtl_model model;
 	struct dtl_clock clock;

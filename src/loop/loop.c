@@ -91,6 +91,11 @@ static void drain(struct dtl_loop *l)
 		if (c.gaps)
 			dtl_stats__add_gaps(l->stats, c.cpu, c.gaps);
 		dtl_stats__add_entries(l->stats, c.cpu, c.data, c.n);
+		/* the switches up to these entries first: each is charged to who ran then */
+		for (size_t i = 0; l->tasks && i < c.nswitches; i++)
+			dtl_tasks__switch(l->tasks, c.cpu, &c.switches[i]);
+		if (dtl_tasks__known(l->tasks))
+			dtl_tasks__add_entries(l->tasks, c.cpu, c.data, c.n);
 		if (c.lost)
 			dtl_stats__add_lost(l->stats, c.cpu, c.lost);
 		if (c.bad)
@@ -176,6 +181,8 @@ static void build_model(struct dtl_loop *l)
 	memset(m, 0, sizeof(*m));
 	m->table = &l->table;
 	m->stats = l->stats;
+	m->root = l->o.src.root;
+	m->kallsyms = dtl_source__kallsyms(l->src);
 	m->intervals = dtl_stats__intervals(l->stats);
 	m->hist_by = l->o.hist_by;
 	m->metrics_by = l->o.metrics_by;
@@ -270,6 +277,8 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	if (secs <= 0)
 		secs = (double)(loop_now(l, CLOCK_MONOTONIC) - started) / 1e9;
 	dtl_stats__end_interval(l->stats, secs);
+	if (l->tasks)
+		dtl_tasks__end_interval(l->tasks, secs, dtl_source__mask(l->src));
 	loop_sync_online(l);
 	read_lparcfg(l, true);
 	*ts = dtl_source__clock(l->src, &clk_ns) ? clk_ns : loop_now(l, CLOCK_REALTIME);
@@ -395,6 +404,8 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		snprintf(err, errlen, "out of memory for %u CPUs", dtl_source__nr_cpus(src));
 		goto fail_loop;
 	}
+	l->tasks = dtl_tasks__new(dtl_source__nr_cpus(src), dtl_source__tb_freq(src));
+	l->table.tasks = l->tasks;
 	if (o->write && loop_rec_open(l, err, errlen))
 		goto fail_stats;
 	loop_start_stats(l);
@@ -408,11 +419,13 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		snprintf(l->status, sizeof(l->status), "%s", dtl_source__note(src));
 	l->table.selected = o->src.have_cpus;
 	l->table.by_vp = o->by_vp && dtl_source__topo(src)->known;
+	l->table.group = o->group;
 	dtl_table__fill(&l->table, l->stats, DTL_SPAN_INTERVAL, loop_now(l, CLOCK_REALTIME));
 	build_model(l);
 	return l;
 
 fail_stats:
+	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
 fail_loop:
 	free(l);
@@ -447,6 +460,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	loop_statw_close(l);
 	loop_smooth_free(l);
 	dtl_table__free(&l->table);
+	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
 	dtl_source__close(l->src);
 	free(l);

@@ -34,6 +34,17 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 	}
 	dtl_stats__delete(l->stats);
 	l->stats = fresh;
+	if (l->tasks) {
+		/* a replay's switches start over too */
+		struct dtl_tasks *t = dtl_tasks__new(dtl_source__nr_cpus(l->src),
+						     dtl_source__tb_freq(l->src));
+
+		if (t) {
+			dtl_tasks__delete(l->tasks);
+			l->tasks = t;
+			l->table.tasks = t;
+		}
+	}
 	l->shown = 0;
 	loop_start_stats(l);
 	loop_sync_online(l);

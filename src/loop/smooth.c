@@ -86,7 +86,8 @@ void loop_smooth(struct dtl_loop *l, bool fresh)
 	for (size_t i = 0; i < l->table.n; i++) {
 		struct dtl_row *r = &l->table.rows[i];
 
-		if (r->cpu >= 0 && (unsigned int)r->cpu < s->n - 1)
+		/* a task's row is its own interval's: pids are no CPU's slots */
+		if (r->group == DTL_ROW_CPU_VP && r->cpu >= 0 && (unsigned int)r->cpu < s->n - 1)
 			one(s, (unsigned int)r->cpu, r, a, fresh);
 	}
 	one(s, s->n - 1, &l->table.all, a, fresh);

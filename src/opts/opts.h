@@ -27,6 +27,7 @@ struct dtl_opts {
 	bool help, version;
 	bool no_color;
 	bool by_vp;		/* --group=vp */
+	enum dtl_row_group group;	/* --group=task|cgroup; DTL_ROW_CPU_VP otherwise */
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */
@@ -63,6 +64,7 @@ struct dtl_saved {
 	double interval_s;
 	char sort[64];		/* "-steal_pct" */
 	bool by_vp;
+	enum dtl_row_group group;	/* task or cgroup, else by_vp says */
 	unsigned int mask;
 	char columns[640];	/* "cpu,dispatch_per_s,..." */
 };

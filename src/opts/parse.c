@@ -26,6 +26,9 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 			 o->listen ? "--listen" : "--textfile");
 		return -1;
 	}
+	/* who pays: the worst first, as top puts the busiest first */
+	if (o->group != DTL_ROW_CPU_VP && !o->sort)
+		o->sort_col = dtl_cols__find("steal_us");
 	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");

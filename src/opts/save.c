@@ -117,7 +117,8 @@ int dtl_opts__save(const struct dtl_opts *o, const struct dtl_saved *now, char *
 	}
 	snprintf(s[0].value, sizeof(s[0].value), "%g", now->interval_s);
 	snprintf(s[1].value, sizeof(s[1].value), "%s", now->sort);
-	snprintf(s[2].value, sizeof(s[2].value), "%s", now->by_vp ? "vp" : "cpu");
+	snprintf(s[2].value, sizeof(s[2].value), "%s", now->group == DTL_ROW_TASK ? "task" :
+		 now->group == DTL_ROW_CGROUP ? "cgroup" : now->by_vp ? "vp" : "cpu");
 	dtl_mask__format(now->mask, s[3].value, sizeof(s[3].value));
 	dtl_judge__format(s[4].value, sizeof(s[4].value));
 	snprintf(s[5].value, sizeof(s[5].value), "%s", now->columns);

@@ -190,11 +190,17 @@ static int read_before(struct dtl_opts *o, const char *a, char *err, size_t errl
 
 static int set_group(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
-	if (strcmp(a, "vp") != 0 && strcmp(a, "cpu") != 0) {
-		snprintf(err, errlen, "bad --group '%s' (want cpu or vp)", a);
+	static const char *const names[] = { "cpu", "vp", "task", "cgroup" };
+	size_t i;
+
+	for (i = 0; i < 4 && strcmp(a, names[i]); i++)
+		;
+	if (i == 4) {
+		snprintf(err, errlen, "bad --group '%s' (want cpu, vp, task or cgroup)", a);
 		return -1;
 	}
-	o->by_vp = a[0] == 'v';
+	o->by_vp = i == 1;
+	o->group = i == 2 ? DTL_ROW_TASK : i == 3 ? DTL_ROW_CGROUP : DTL_ROW_CPU_VP;
 	return 0;
 }
 
@@ -333,8 +339,9 @@ static const struct opt opts[] = {
 	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a heading or CSV field: -FIELD descending, +FIELD "
 	  "ascending, as ps",
 	  PARSE(set_sort), "sort" },
-	{ "group", 0, REQ, "cpu|vp", NULL, "a row per logical CPU (default) or per virtual "
-	  "processor, its threads folded", PARSE(set_group), "group" },
+	{ "group", 0, REQ, "cpu|vp|task|cgroup", NULL, "a row per logical CPU (default), per "
+	  "virtual processor (its threads folded), or who pays: per process or cgroup, from the "
+	  "source's task switches", PARSE(set_group), "group" },
 	{ "list-fields", 0, NO, NULL, NULL, "print the columns with their units and exit",
 	  FLAG(list_fields), NULL },
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },

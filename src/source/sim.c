@@ -38,6 +38,12 @@ struct simcpu {
 	uint64_t lp_run;	/* run at the last lparcfg */
 	/* the VPA's counters, up to the last dispatch handed out */
 	uint64_t vpa_cycles, vpa_written, vpa_e2d, vpa_r2e, vpa_w2r;
+	/* tasks=: the guest's scheduler, on its own generator so the DTL stream stays as it was */
+	uint64_t trng;
+	int task, pend_task;	/* running now; running at the pending entry's preempt */
+	uint64_t tick_at;	/* the guest scheduler's next tick */
+	struct dtl_switch *sw;	/* switches not yet handed out, then those handed out */
+	size_t nsw, swcap, sw_given;
 };
 
 struct sim {
@@ -55,11 +61,18 @@ struct sim {
 	char lparcfg[1024];
 	uint64_t lp_tb, lp_purr, lp_pool_idle;	/* the counters, as of lp_tb */
 	struct simcpu *v;
+	struct dtl_sim_truth *truth;	/* by task: tasks=, the idle task, kworker */
+	bool *announced;		/* a task's comm and cgroup go with its first switch */
+	uint64_t gtick;
+	int16_t ring_task[DTL_RING_ENTRIES];
 	uint8_t ring[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 };
 
 /* The simulator's --sim keys: the parser, --sim=help and the man-page check read this. */
+static int parse_tasks(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		       size_t errlen);
+
 static const char *const clocks[] = { "wall", "virtual", NULL };
 static const char *const yesno[] = { "0", "1", NULL };
 static const char *const profiles[] = { "busy", "idle", NULL };
@@ -70,41 +83,45 @@ static const struct simkey {
 	bool integer;
 	const char *const *words;	/* a choice of words, stored as its index in a bool */
 	const char *help;
+	/* a value that is a list, parsed by its own function */
+	int (*parse)(const char *v, size_t n, struct dtl_sim_params *p, char *err, size_t errlen);
 } keys[] = {
 	{ "vcpus", offsetof(struct dtl_sim_params, vcpus), 1, DTL_MAX_CPUS, true, NULL,
-	  "logical CPUs (SMT threads) of the partition (default 16)" },
+	  "logical CPUs (SMT threads) of the partition (default 16)", NULL },
 	{ "vps", offsetof(struct dtl_sim_params, vps), 1, DTL_MAX_CPUS, true, NULL,
-	  "virtual processors (cores): vcpus = vps x smt" },
+	  "virtual processors (cores): vcpus = vps x smt", NULL },
 	{ "ent", offsetof(struct dtl_sim_params, ent), 0.05, DTL_MAX_CPUS, false, NULL,
-	  "entitled capacity in processor units, 0.05 to 1 per VP (default vps/2)" },
+	  "entitled capacity in processor units, 0.05 to 1 per VP (default vps/2)", NULL },
 	{ "pool", offsetof(struct dtl_sim_params, pool), 1, 4096, true, NULL,
-	  "physical processors in the shared pool (default 2 x ent)" },
+	  "physical processors in the shared pool (default 2 x ent)", NULL },
 	{ "capped", offsetof(struct dtl_sim_params, capped), 0, 1, true, yesno,
-	  "0 uncapped (default), 1 capped: ent per 10 ms dispatch wheel at most" },
+	  "0 uncapped (default), 1 capped: ent per 10 ms dispatch wheel at most", NULL },
 	{ "profile", offsetof(struct dtl_sim_params, idle), 0, 1, true, profiles,
-	  "busy (default: modelled), or idle: an idle LPAR shaped on real entries (see below)" },
+	  "busy (default: modelled), or idle: an idle LPAR shaped on real entries (see below)", NULL },
 	{ "dedicated", offsetof(struct dtl_sim_params, dedicated), 0, 1, true, yesno,
-	  "1: dedicated processors, no pool (pool, other, capped, ent do not apply)" },
+	  "1: dedicated processors, no pool (pool, other, capped, ent do not apply)", NULL },
 	{ "donating", offsetof(struct dtl_sim_params, donating), 0, 1, true, yesno,
-	  "1: dedicated, donating idle cycles to the pool (wake-ups wait a little)" },
+	  "1: dedicated, donating idle cycles to the pool (wake-ups wait a little)", NULL },
 	{ "weight", offsetof(struct dtl_sim_params, weight), 0, 255, true, NULL,
-	  "uncapped weight, the share of idle pool capacity (default 128)" },
+	  "uncapped weight, the share of idle pool capacity (default 128)", NULL },
 	{ "load", offsetof(struct dtl_sim_params, load), 0.01, 0.99, false, NULL,
-	  "share of time each vCPU wants to run (default 0.5)" },
+	  "share of time each vCPU wants to run (default 0.5)", NULL },
 	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false, NULL,
-	  "processor units other partitions want (default 0.4 x pool)" },
+	  "processor units other partitions want (default 0.4 x pool)", NULL },
 	{ "busy", offsetof(struct dtl_sim_params, busy_ms), 0.01, 10000, false, NULL,
-	  "mean busy burst in ms (default 5)" },
+	  "mean busy burst in ms (default 5)", NULL },
 	{ "slice", offsetof(struct dtl_sim_params, slice_ms), 0.1, 1000, false, NULL,
-	  "hypervisor time slice in ms (default 10)" },
+	  "hypervisor time slice in ms (default 10)", NULL },
 	{ "faults", offsetof(struct dtl_sim_params, faults), 0, 100000, false, NULL,
-	  "page faults per busy second per vCPU (default 1)" },
+	  "page faults per busy second per vCPU (default 1)", NULL },
 	{ "poll", offsetof(struct dtl_sim_params, poll_ms), 0.1, 10000, false, NULL,
-	  "how often the OS drains the 85-entry ring, ms (default 10)" },
+	  "how often the OS drains the 85-entry ring, ms (default 10)", NULL },
 	{ "smt", offsetof(struct dtl_sim_params, smt), 1, 8, true, NULL,
-	  "threads per VP and per physical core: 1, 2, 4 or 8 (default 8)" },
+	  "threads per VP and per physical core: 1, 2, 4 or 8 (default 8)", NULL },
 	{ "clock", offsetof(struct dtl_sim_params, virtual_clock), 0, 1, true, clocks,
-	  "wall, or virtual: no sleeping, simulated time stamps" },
+	  "wall, or virtual: no sleeping, simulated time stamps", NULL },
+	{ "tasks", 0, 0, 0, false, NULL, "the guest's workloads, '+' between them, each "
+	  "NAME[:WEIGHT][:CGROUP][:cpuN] (see below)", parse_tasks },
 };
 
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -114,7 +131,9 @@ void dtl_sim__keys(FILE *f)
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		char range[48];
 
-		if (keys[i].words)
+		if (keys[i].parse)
+			snprintf(range, sizeof(range), "list");
+		else if (keys[i].words)
 			snprintf(range, sizeof(range), "%s|%s", keys[i].words[0], keys[i].words[1]);
 		else
 			snprintf(range, sizeof(range), "%g..%g", keys[i].min, keys[i].max);
@@ -126,7 +145,13 @@ void dtl_sim__keys(FILE *f)
 	      "the upstream vpa-dtl documentation's and perf patches' entries of idle LPARs and\n"
 	      "a vcpudispatch_stats sample. Modelled (profile=busy and everything else): time\n"
 	      "slices, the pool's contention, caps, faults, confers; the home node (99.7 % in\n"
-	      "that sample) is not modelled, the simulator has no nodes.\n", f);
+	      "that sample) is not modelled, the simulator has no nodes.\n"
+	      "\ntasks= names the processes the guest runs, e.g.\n"
+	      "  tasks=db:3:/system.slice/db.service+web:2+batch:1:/batch.slice:cpu1\n"
+	      "each busy burst runs one, picked by weight among those allowed on the CPU (cpuN:\n"
+	      "that CPU only) and picked again at each 4 ms tick; the CPU runs the idle task\n"
+	      "between bursts (its cedes are idle's), and kworker where no task may run.\n"
+	      "Without tasks= there is no switch stream, as on a source without one.\n", f);
 }
 
 static void key_names(char *buf, size_t len)
@@ -149,6 +174,10 @@ static int set_key(const char *s, size_t n, struct dtl_sim_params *p, unsigned i
 	for (i = 0; i < NR_KEYS; i++)
 		if (strlen(keys[i].key) == kl && strncmp(s, keys[i].key, kl) == 0)
 			break;
+	if (i < NR_KEYS && keys[i].parse && kl < n && s[kl] == '=') {
+		*given |= 1u << i;
+		return keys[i].parse(s + kl + 1, n - kl - 1, p, err, errlen);
+	}
 	if (i == NR_KEYS || kl >= n || s[kl] != '=' || n - kl - 1 >= sizeof(buf)) {
 		key_names(names, sizeof(names));
 		snprintf(err, errlen, "bad --sim parameter '%.*s' (keys: %s; --sim=help explains)",
@@ -180,6 +209,82 @@ static int set_key(const char *s, size_t n, struct dtl_sim_params *p, unsigned i
 		*(unsigned int *)(void *)((char *)p + keys[i].off) = (unsigned int)v;
 	else
 		*(double *)(void *)((char *)p + keys[i].off) = v;
+	return 0;
+}
+
+/* One workload, NAME[:WEIGHT][:CGROUP][:cpuN], of n bytes at v. */
+static int parse_task(const char *v, size_t n, struct dtl_sim_task *k, char *err, size_t errlen)
+{
+	char buf[160], *f, *save = NULL, *end;
+	int field = 0;
+
+	if (n >= sizeof(buf))
+		goto bad;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	k->weight = 1;
+	k->pin = -1;
+	snprintf(k->cgroup, sizeof(k->cgroup), "/");
+	for (f = strtok_r(buf, ":", &save); f; f = strtok_r(NULL, ":", &save), field++) {
+		if (field == 0) {
+			if (!*f || strlen(f) >= sizeof(k->name))
+				goto bad;
+			for (const char *c = f; *c; c++)
+				if (!isgraph((unsigned char)*c))
+					goto bad;
+			snprintf(k->name, sizeof(k->name), "%s", f);
+		} else if (f[0] == '/') {
+			if (strlen(f) >= sizeof(k->cgroup))
+				goto bad;
+			snprintf(k->cgroup, sizeof(k->cgroup), "%s", f);
+		} else if (strncmp(f, "cpu", 3) == 0) {
+			errno = 0;
+			long c = strtol(f + 3, &end, 10);
+
+			if (errno || end == f + 3 || *end || c < 0 || c >= DTL_MAX_CPUS)
+				goto bad;
+			k->pin = (int)c;
+		} else {
+			errno = 0;
+			k->weight = strtod(f, &end);
+			if (errno || end == f || *end || !(k->weight > 0 && k->weight <= 1000))
+				goto bad;
+		}
+	}
+	if (field == 0)
+		goto bad;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad --sim task '%.*s' (want NAME[:WEIGHT][:/CGROUP][:cpuN], a name "
+		 "of up to 15 characters, a weight 0..1000)", (int)(n > 80 ? 80 : n), v);
+	return -1;
+}
+
+static int parse_tasks(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		       size_t errlen)
+{
+	p->ntasks = 0;
+	while (n) {
+		size_t k = 0;
+
+		while (k < n && v[k] != '+')
+			k++;
+		if (p->ntasks == DTL_SIM_TASKS) {
+			snprintf(err, errlen, "bad --sim: tasks= names more than %d tasks",
+				 DTL_SIM_TASKS);
+			return -1;
+		}
+		if (parse_task(v, k, &p->tasks[p->ntasks], err, errlen))
+			return -1;
+		p->tasks[p->ntasks].pid = 1000 + 100 * (int)p->ntasks;
+		p->ntasks++;
+		v += k + (k < n);
+		n -= k + (k < n);
+	}
+	if (!p->ntasks) {
+		snprintf(err, errlen, "bad --sim: tasks= names no task");
+		return -1;
+	}
 	return 0;
 }
 
@@ -407,6 +512,131 @@ static uint16_t idle_proc(struct sim *s, struct simcpu *v, unsigned int cpu)
 			(s->p.pool > 1 ? s->p.pool - 1 : 1))) % s->p.pool, cpu);
 }
 
+#define SIM_IDLE(s) ((int)(s)->p.ntasks)	/* the idle task's index in truth[] */
+#define SIM_KWORKER(s) ((int)(s)->p.ntasks + 1)	/* where no task of tasks= may run */
+#define SIM_NTRUTH(s) ((s)->p.ntasks + 2)
+
+static void push_switch(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t, int task)
+{
+	static const char kworker[] = "kworker", root[] = "/";
+	bool *seen = &s->announced[(size_t)cpu * SIM_NTRUTH(s) + (size_t)task];
+	struct dtl_switch *w;
+
+	if (v->nsw == v->swcap) {
+		size_t cap = v->swcap ? 2 * v->swcap : 64;
+		struct dtl_switch *n = realloc(v->sw, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		v->sw = n;
+		v->swcap = cap;
+	}
+	w = &v->sw[v->nsw++];
+	w->tb = SIM_TB0 + t;
+	w->pid = task == SIM_IDLE(s) ? 0 : task == SIM_KWORKER(s) ? 2 : s->p.tasks[task].pid;
+	w->comm = w->cgroup = NULL;
+	/* names come once per CPU, as a comm record does before a task's first switch */
+	if (!*seen && task != SIM_IDLE(s)) {
+		w->comm = task == SIM_KWORKER(s) ? kworker : s->p.tasks[task].name;
+		w->cgroup = task == SIM_KWORKER(s) ? root : s->p.tasks[task].cgroup;
+	}
+	*seen = true;
+}
+
+static int pick_task(struct sim *s, struct simcpu *v, unsigned int cpu)
+{
+	double sum = 0, u;
+	int last = SIM_KWORKER(s);
+
+	for (unsigned int i = 0; i < s->p.ntasks; i++)
+		if (s->p.tasks[i].pin < 0 || s->p.tasks[i].pin == (int)cpu)
+			sum += s->p.tasks[i].weight;
+	if (sum <= 0)
+		return SIM_KWORKER(s);
+	u = rnd01(&v->trng) * sum;
+	for (unsigned int i = 0; i < s->p.ntasks; i++)
+		if (s->p.tasks[i].pin < 0 || s->p.tasks[i].pin == (int)cpu) {
+			last = (int)i;
+			u -= s->p.tasks[i].weight;
+			if (u < 0)
+				break;
+		}
+	return last;
+}
+
+/*
+ * The simulated guest kernel's functions (its /proc/kallsyms), and where a
+ * task's involuntary preempts land: each task spends its kernel time in a
+ * few of them, the rest in user space (MSR[PR] set).
+ */
+static const char sim_kallsyms[] =
+	"c000000000000000 T _stext\n"
+	"c000000000100000 T copy_page\n"
+	"c000000000100400 T __memcpy_power7\n"
+	"c000000000101000 T tcp_sendmsg\n"
+	"c000000000102000 T ext4_file_write_iter\n"
+	"c000000000103000 T __schedule\n"
+	"c000000000104000 T _raw_spin_lock\n"
+	"c000000000105000 T clear_user_page\n"
+	"c000000000106000 T do_syscall_trace_enter\n"
+	"c000000000107000 T memset\n";
+static const uint64_t sim_hot[] = {
+	0xc000000000100000ull, 0xc000000000100400ull, 0xc000000000101000ull,
+	0xc000000000102000ull, 0xc000000000104000ull, 0xc000000000105000ull,
+	0xc000000000107000ull,
+};
+
+static void task_pc(struct sim *s, struct simcpu *v, struct dtl_rec *r)
+{
+	int task = v->pend_task;
+	uint64_t u = rnd(&v->trng);
+
+	if (task >= (int)s->p.ntasks || !((DTL_PREEMPT_INVOLUNTARY_MASK >> r->preempt_reason) & 1))
+		return;
+	if (u % 100 < 30u + 10u * (unsigned int)(task % 4)) {
+		r->srr0 = 0x10000000ull + 0x1000ull * (unsigned int)task + (u >> 32 & 0x7c);
+		r->srr1 = 0x800000000000d033ull;	/* MSR[PR]: user space */
+		return;
+	}
+	/* three functions per task, the first twice as often as the others */
+	u >>= 8;
+	r->srr0 = sim_hot[((unsigned int)task + (u % 4 ? u % 4 - 1 : 0)) %
+			  (sizeof(sim_hot) / sizeof(sim_hot[0]))] + 4 * (u >> 8 & 0x1f);
+}
+
+/*
+ * The guest's scheduler over a run from t0 to the preempt at t: a burst
+ * starts with a pick, each tick while the vCPU runs may pick another, and
+ * a cede (or confer) at the burst's end is the idle task's.
+ */
+static void sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t0,
+			uint64_t t, bool start, bool cede)
+{
+	if (start || v->task == SIM_IDLE(s)) {
+		int n = pick_task(s, v, cpu);
+
+		if (n != v->task)
+			push_switch(s, v, cpu, t0, n);
+		v->task = n;
+		v->tick_at = t0 + s->gtick;
+	}
+	if (v->tick_at < t0)
+		v->tick_at = t0;	/* no tick while the hypervisor held the vCPU */
+	while (v->tick_at <= t) {
+		int n = pick_task(s, v, cpu);
+
+		if (n != v->task)
+			push_switch(s, v, cpu, v->tick_at, n);
+		v->task = n;
+		v->tick_at += s->gtick;
+	}
+	if (cede) {
+		push_switch(s, v, cpu, t, SIM_IDLE(s));
+		v->task = SIM_IDLE(s);
+	}
+	v->pend_task = v->task;
+}
+
 /* Run the vCPU from its pending dispatch to the next one and log that. */
 static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 {
@@ -414,7 +644,7 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 	uint64_t tb_us = s->slice / (uint64_t)(s->p.slice_ms * 1000);
 	uint64_t t = v->t, t0 = v->t, e2d, r2e = 0, w2r = 0, end, stop, wait = 0, first;
 	unsigned int core = home_core(s, cpu);
-	bool vp_core = false;
+	bool vp_core = false, start = !v->busy_left;
 	uint8_t pre, disp;
 
 	if (!tb_us)
@@ -476,6 +706,8 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 		if (s->p.donating && pre == 2)
 			e2d += rnd_exp(&v->rng, 20.0 * (double)tb_us);
 	}
+	if (s->p.ntasks)
+		sched_tasks(s, v, cpu, t0, t, start, pre == 2 || pre == 3);
 	v->run += t - t0;
 	v->cycles++;
 	r->dispatch_reason = disp;
@@ -492,6 +724,8 @@ static void sim_next(struct sim *s, struct simcpu *v, unsigned int cpu)
 	r->srr0 = pre == 2 || pre == 3 ? 0xc0000000000fcd28ull :
 		  0xc000000000100000ull + (rnd(&v->rng) & 0xfffc);
 	r->srr1 = 0x8000000000001033ull;
+	if (s->p.ntasks)
+		task_pc(s, v, r);
 }
 
 /*
@@ -576,6 +810,20 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		snprintf(err, errlen, "out of memory for %u simulated vCPUs", s->p.vcpus);
 		goto fail;
 	}
+	for (unsigned int i = 0; i < s->p.ntasks; i++)
+		if (s->p.tasks[i].pin >= (int)s->p.vcpus) {
+			snprintf(err, errlen, "bad --sim: task %s pinned to cpu%d of %u vCPUs",
+				 s->p.tasks[i].name, s->p.tasks[i].pin, s->p.vcpus);
+			goto fail;
+		}
+	if (s->p.ntasks) {
+		s->truth = calloc(SIM_NTRUTH(s), sizeof(*s->truth));
+		s->announced = calloc((size_t)s->p.vcpus * SIM_NTRUTH(s), sizeof(*s->announced));
+		if (!s->truth || !s->announced) {
+			snprintf(err, errlen, "out of memory for the simulated tasks");
+			goto fail;
+		}
+	}
 	src->tb_freq = DTL_DEFAULT_TB_FREQ;
 	src->nr_cpus = s->p.vcpus;
 	dtl_cpuset__fill(&src->cpus, s->p.vcpus);
@@ -604,6 +852,7 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	 * uncapped one competes for idle capacity, the harder the lower its weight.
 	 */
 	s->seed = o->seed;
+	s->gtick = (uint64_t)(0.004 * (double)src->tb_freq);	/* the guest scheduler's tick */
 	s->wheel = (uint64_t)(0.010 * (double)src->tb_freq);
 	s->budget = s->p.capped ? (uint64_t)(s->p.ent / s->p.vps * (double)s->wheel) : s->wheel;
 	if (!s->p.capped) {
@@ -619,6 +868,8 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		struct simcpu *v = &s->v[cpu];
 
 		v->rng = o->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
+		v->trng = v->rng ^ 0xd1b54a32d192ed03ull;
+		v->task = v->pend_task = SIM_IDLE(s);
 		v->t = rnd(&v->rng) % (s->busy + s->slice);
 		sim_next(s, v, cpu);
 	}
@@ -628,8 +879,12 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		 (unsigned long long)o->seed, s->p.virtual_clock ? " clock=virtual" : "");
 	src->priv = s;
 	sim_lparcfg(src, s);	/* at start, so the first interval has figures */
+	if (s->p.ntasks)
+		src->kallsyms = sim_kallsyms;
 	return 0;
 fail:
+	free(s->truth);
+	free(s->announced);
 	free(s->v);
 	free(s);
 	return -1;
@@ -639,8 +894,27 @@ static void sim_close(struct dtl_source *src)
 {
 	struct sim *s = src->priv;
 
+	for (unsigned int c = 0; c < s->p.vcpus; c++)
+		free(s->v[c].sw);
+	free(s->truth);
+	free(s->announced);
 	free(s->v);
 	free(s);
+}
+
+extern const struct dtl_source_ops dtl_sim_ops;
+
+int dtl_sim__truth(const struct dtl_source *src, unsigned int i, struct dtl_sim_truth *t)
+{
+	const struct sim *s;
+
+	if (!src || src->ops != &dtl_sim_ops)
+		return -1;
+	s = src->priv;
+	if (!s->p.ntasks || i >= SIM_NTRUTH(s))
+		return -1;
+	*t = s->truth[i];
+	return 0;
 }
 
 static int sim_poll(struct dtl_source *src, int timeout_ms)
@@ -659,6 +933,12 @@ static size_t sim_window(struct sim *s, struct simcpu *v, unsigned int cpu,
 	uint64_t end = v->window_end + s->poll;
 	size_t n = 0, keep, first;
 
+	if (v->sw_given) {	/* what the last chunk handed out is gone */
+		memmove(v->sw, v->sw + v->sw_given, (v->nsw - v->sw_given) * sizeof(*v->sw));
+		v->nsw -= v->sw_given;
+		v->sw_given = 0;
+	}
+
 	end -= end % s->poll;
 	if (end > s->horizon)
 		end = s->horizon;
@@ -669,6 +949,7 @@ static size_t sim_window(struct sim *s, struct simcpu *v, unsigned int cpu,
 		v->vpa_r2e += v->pending.ready_to_enqueue;
 		v->vpa_w2r += v->pending.waiting_to_ready;
 		if (mask & dtl_preempt__mask_bit(v->pending.preempt_reason)) {
+			s->ring_task[n % DTL_RING_ENTRIES] = (int16_t)v->pend_task;
 			dtl_rec__encode(&v->pending, s->ring[n++ % DTL_RING_ENTRIES]);
 			v->vpa_written++;
 		}
@@ -681,6 +962,16 @@ static size_t sim_window(struct sim *s, struct simcpu *v, unsigned int cpu,
 	first = n - keep;
 	for (size_t i = 0; i < keep; i++)
 		memcpy(s->out[i], s->ring[(first + i) % DTL_RING_ENTRIES], DTL_ENTRY_SIZE);
+	for (size_t i = 0; s->p.ntasks && i < keep; i++) {
+		struct dtl_sim_truth *g = &s->truth[s->ring_task[(first + i) % DTL_RING_ENTRIES]];
+		struct dtl_rec r;
+
+		dtl_rec__decode(&r, s->out[i]);
+		g->dispatches++;
+		g->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> r.preempt_reason) & 1;
+		g->steal_ticks += (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue;
+		g->idle_ticks += r.waiting_to_ready;
+	}
 	return keep;
 }
 
@@ -701,13 +992,17 @@ static int sim_read(struct dtl_source *src, struct dtl_chunk *c)
 			uint64_t lost;
 
 			sim_window(s, v, cpu, src->mask, &lost);
+			v->sw_given = v->nsw;
 			continue;
 		}
 		c->cpu = cpu;
 		c->n = sim_window(s, v, cpu, src->mask, &c->lost);
 		c->data = s->out[0];
 		c->bad = 0;
-		if (c->n || c->lost)
+		c->switches = v->sw;
+		c->nswitches = v->nsw;
+		v->sw_given = v->nsw;
+		if (c->n || c->lost || c->nswitches)
 			return 1;
 	}
 	if (s->lp_tb != SIM_TB0 + s->horizon)

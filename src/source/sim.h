@@ -7,7 +7,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* A named workload of the simulated guest (tasks=): a process, its threads folded. */
+#define DTL_SIM_TASKS 16
+struct dtl_sim_task {
+	char name[16];		/* its comm */
+	char cgroup[96];	/* "/system.slice/db.service"; "/" by default */
+	double weight;		/* its share of the busy time of the CPUs it may run on */
+	int pin;		/* the one CPU it runs on, or -1: any */
+	int pid;
+};
 
 struct dtl_sim_params {
 	unsigned int vcpus;	/* logical CPUs (threads) of our partition */
@@ -27,12 +38,25 @@ struct dtl_sim_params {
 	bool dedicated;		/* dedicated processors: no pool, no cap, ent = vps */
 	bool donating;		/* dedicated, idle cycles donated to the pool */
 	unsigned int weight;	/* an uncapped partition's share of idle pool capacity, 0-255 */
+	unsigned int ntasks;	/* 0: no task data (no switch stream) */
+	struct dtl_sim_task tasks[DTL_SIM_TASKS];
 };
 
 /* Fills defaults, then applies "key=value,..." (NULL or "" for defaults). */
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
 /* One line per key: name, range, meaning (--sim=help). */
 void dtl_sim__keys(FILE *f);
+
+/*
+ * What the simulator knows each task paid, over the entries it handed out
+ * (traced, not lost): the ground truth task attribution must find. Task i
+ * of tasks=, or i == ntasks for the idle task; -1 when there is none.
+ */
+struct dtl_sim_truth {
+	uint64_t dispatches, involuntary, steal_ticks, idle_ticks;
+};
+struct dtl_source;
+int dtl_sim__truth(const struct dtl_source *src, unsigned int i, struct dtl_sim_truth *t);
 
 /* 2025-01-01T00:00:00Z: where clock=virtual starts. */
 #define DTL_SIM_EPOCH_S 1735689600ull

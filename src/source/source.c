@@ -201,6 +201,11 @@ const char *dtl_source__note(const struct dtl_source *src)
 	return src->note[0] ? src->note : NULL;
 }
 
+const char *dtl_source__kallsyms(const struct dtl_source *src)
+{
+	return src->kallsyms;
+}
+
 const char *dtl_source__lparcfg(const struct dtl_source *src)
 {
 	return src->lparcfg;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dtl/switch.h"
 #include "../platform/cpuset.h"
 #include "../platform/topo.h"
 
@@ -51,6 +52,9 @@ struct dtl_chunk {
 	uint64_t vpa_steal;
 	bool have_stat_steal;		/* and /proc/stat's */
 	uint64_t stat_steal;
+	/* The CPU's task switches up to (and maybe past) these entries, in time order. */
+	const struct dtl_switch *switches;
+	size_t nswitches;
 };
 
 /* NULL on failure, with a one-line reason in err. */
@@ -118,6 +122,8 @@ unsigned int dtl_source__core_threads(const struct dtl_source *src);
 const char *dtl_source__host(const struct dtl_source *src);
 /* Something to say at start (auto fell back to another backend), or NULL. */
 const char *dtl_source__note(const struct dtl_source *src);
+/* The source's own /proc/kallsyms text (the simulator's kernel), or NULL: the machine's. */
+const char *dtl_source__kallsyms(const struct dtl_source *src);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
 const char *dtl_source__lparcfg(const struct dtl_source *src);
 

@@ -23,7 +23,8 @@ struct task {
 	char name[NAME_LEN];	/* "db[1234]", "idle", "other" */
 	struct counts cur, last, total;
 	uint64_t run_cur, run_last, run_total;	/* ticks on the CPU, as the guest saw it */
-	struct dtl_task_pc pcs[DTL_TASKS_PCS];	/* since start, space-saving counts */
+	struct dtl_task_pc *pcs;	/* since start: srr0 -> count, open addressing */
+	uint32_t npcs, pccap;
 	uint64_t user, invol;	/* involuntary preempts in user space, and all */
 };
 
@@ -86,6 +87,8 @@ void dtl_tasks__delete(struct dtl_tasks *t)
 		return;
 	for (unsigned int c = 0; t->cpu && c < t->nr_cpus; c++)
 		free(t->cpu[c].q);
+	for (size_t i = 0; i < t->ntask; i++)
+		free(t->task[i].pcs);
 	free(t->cpu);
 	free(t->task);
 	free(t->slot);
@@ -226,21 +229,44 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 	q->n++;
 }
 
-/* Space-saving top-k: a miss replaces the smallest count and inherits it. */
+static inline uint32_t pc_slot(uint64_t pc, uint32_t cap)
+{
+	return (uint32_t)((pc >> 2) * 0x9e3779b97f4a7c15ull >> 40) & (cap - 1);
+}
+
+/* Exact counts of the first DTL_TASKS_PCS distinct addresses; later new ones go uncounted. */
 static void note_pc(struct task *k, uint64_t pc)
 {
-	int min = 0;
+	uint32_t h;
 
-	for (int i = 0; i < DTL_TASKS_PCS; i++) {
-		if (k->pcs[i].n && k->pcs[i].pc == pc) {
-			k->pcs[i].n++;
+	if (k->npcs * 2 >= k->pccap && k->pccap < 2 * DTL_TASKS_PCS) {
+		uint32_t cap = k->pccap ? 2 * k->pccap : 16;
+		struct dtl_task_pc *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return;
+		for (uint32_t i = 0; i < k->pccap; i++)
+			if (k->pcs[i].n) {
+				for (h = pc_slot(k->pcs[i].pc, cap); n[h].n; h = (h + 1) & (cap - 1))
+					;
+				n[h] = k->pcs[i];
+			}
+		free(k->pcs);
+		k->pcs = n;
+		k->pccap = cap;
+	}
+	if (!k->pccap)
+		return;
+	for (h = pc_slot(pc, k->pccap); k->pcs[h].n; h = (h + 1) & (k->pccap - 1))
+		if (k->pcs[h].pc == pc) {
+			k->pcs[h].n++;
 			return;
 		}
-		if (k->pcs[i].n < k->pcs[min].n)
-			min = i;
-	}
-	k->pcs[min].pc = pc;
-	k->pcs[min].n++;
+	if (k->npcs >= DTL_TASKS_PCS)
+		return;
+	k->pcs[h].pc = pc;
+	k->pcs[h].n = 1;
+	k->npcs++;
 }
 
 static void charge(struct task *k, const struct dtl_rec *r)
@@ -303,26 +329,30 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 	}
 }
 
-/* A cgroup's row: its tasks' counters summed (the idle task is no cgroup's). */
+/* The cgroup row a task adds to: its own, "(unknown)", or the idle task's apart. */
+static size_t cgrow_of(const struct dtl_tasks *t, const struct task *k)
+{
+	return k->pid == 0 ? t->ncg + 1 : k->cgroup >= 0 ? (size_t)k->cgroup : t->ncg;
+}
+
+/* A cgroup's row: its tasks' counters summed; the idle task is no cgroup's, but has a row. */
 static void sum_cgroups(struct dtl_tasks *t)
 {
-	struct task *rows = realloc(t->cgrow, (t->ncg + 1) * sizeof(*rows));
+	struct task *rows = realloc(t->cgrow, (t->ncg + 2) * sizeof(*rows));
 
 	if (!rows)
 		return;
 	t->cgrow = rows;
-	t->ncgrow = t->ncg + 1;
+	t->ncgrow = t->ncg + 2;
 	memset(rows, 0, t->ncgrow * sizeof(*rows));
 	for (size_t i = 0; i < t->ncg; i++)
 		snprintf(rows[i].name, sizeof(rows[i].name), "%s", t->cg[i].name);
 	snprintf(rows[t->ncg].name, sizeof(rows[t->ncg].name), "(unknown)");
+	snprintf(rows[t->ncg + 1].name, sizeof(rows[t->ncg + 1].name), "idle");
 	for (size_t i = 0; i < t->ntask; i++) {
 		const struct task *k = &t->task[i];
-		struct task *g;
+		struct task *g = &rows[cgrow_of(t, k)];
 
-		if (k->pid == 0)
-			continue;
-		g = &rows[k->cgroup >= 0 ? (size_t)k->cgroup : t->ncg];
 		dtl_counts__add(&g->last, &k->last);
 		dtl_counts__add(&g->total, &k->total);
 		g->run_last += k->run_last;
@@ -363,7 +393,9 @@ void dtl_tasks__reset_totals(struct dtl_tasks *t)
 {
 	for (size_t i = 0; i < t->ntask; i++) {
 		memset(&t->task[i].total, 0, sizeof(t->task[i].total));
-		memset(t->task[i].pcs, 0, sizeof(t->task[i].pcs));
+		free(t->task[i].pcs);
+		t->task[i].pcs = NULL;
+		t->task[i].npcs = t->task[i].pccap = 0;
 		t->task[i].run_total = t->task[i].user = t->task[i].invol = 0;
 	}
 	t->total_s = 0;
@@ -421,7 +453,7 @@ int dtl_tasks__row(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
 
 static void merge_pcs(struct dtl_task_pc *acc, int *n, int cap, const struct task *k)
 {
-	for (int j = 0; j < DTL_TASKS_PCS; j++) {
+	for (uint32_t j = 0; j < k->pccap; j++) {
 		int i;
 
 		if (!k->pcs[j].n)
@@ -444,20 +476,35 @@ static int by_count(const void *a, const void *b)
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+/* A task's index from its row's id (its pid; -1 the "other" row); -1 none. */
+static long index_of(const struct dtl_tasks *t, int pid)
+{
+	size_t h;
+
+	if (pid < 0)
+		return t->ntask == DTL_TASKS_MAX ? DTL_TASKS_MAX - 1 : -1;
+	for (h = ((uint32_t)pid * 2654435761u) % t->nslot; t->slot[h]; h = (h + 1) % t->nslot)
+		if (t->task[t->slot[h] - 1].pid == pid)
+			return t->slot[h] - 1;
+	return -1;
+}
+
+int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all)
 {
-	struct dtl_task_pc acc[64];
+	struct dtl_task_pc acc[4 * DTL_TASKS_PCS];
+	long idx = g == DTL_TASKS_BY_TASK ? index_of(t, id) : id;
+	size_t i;
 	int n = 0;
 
 	*user = *all = 0;
-	if (i >= dtl_tasks__count(t, g))
-		return 0;
+	if (!t || idx < 0 || (size_t)idx >= dtl_tasks__count(t, g))
+		return -1;
+	i = (size_t)idx;
 	for (size_t j = 0; j < t->ntask; j++) {
 		const struct task *k = &t->task[j];
 
-		if (g == DTL_TASKS_BY_TASK ? j != i :
-		    k->pid == 0 || (k->cgroup >= 0 ? (size_t)k->cgroup : t->ncg) != i)
+		if (g == DTL_TASKS_BY_TASK ? j != i : cgrow_of(t, k) != i)
 			continue;
 		merge_pcs(acc, &n, (int)(sizeof(acc) / sizeof(acc[0])), k);
 		*user += k->user;

@@ -17,17 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dtl/switch.h"
 #include "stats.h"
 
 struct dtl_tasks;
 
-/* A task switched in on a CPU at tb; comm and cgroup may be NULL (known, or unknown). */
-struct dtl_switch {
-	uint64_t tb;		/* on the DTL's timebase */
-	int32_t pid;		/* 0: the idle task (H_CEDE is its) */
-	const char *comm;
-	const char *cgroup;	/* "/system.slice/db.service" */
-};
 
 enum dtl_task_group { DTL_TASKS_BY_TASK, DTL_TASKS_BY_CGROUP };
 
@@ -35,8 +29,8 @@ enum dtl_task_group { DTL_TASKS_BY_TASK, DTL_TASKS_BY_CGROUP };
 #define DTL_TASKS_MAX 4096
 /* Switches a CPU holds waiting for its entries; past this the oldest apply. */
 #define DTL_TASKS_QUEUE 8192
-/* Where involuntary preempts hit, per task: the most frequent srr0 values kept. */
-#define DTL_TASKS_PCS 8
+/* Where involuntary preempts hit, per task: this many distinct srr0 values, exactly. */
+#define DTL_TASKS_PCS 256
 
 struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq);
 void dtl_tasks__delete(struct dtl_tasks *t);
@@ -65,9 +59,12 @@ struct dtl_task_pc {
 /*
  * Where a row's involuntary preempts hit since start (a task's, or summed
  * over a cgroup's tasks): up to max srr0 values, the most first, and how
- * many were in user space (MSR[PR] set in srr1). The count written.
+ * many were in user space (MSR[PR] set in srr1) and in all; past a task's
+ * DTL_TASKS_PCS distinct values, later new ones count in *all only. id is the
+ * row's cpu field (a pid, or a cgroup's number). The count written; -1
+ * where id names none.
  */
-int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
+int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all);
 
 #endif

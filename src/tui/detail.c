@@ -247,7 +247,7 @@ static bool detail_focused(const struct dtl_tui *t)
 	return t->detail;
 }
 
-static bool detail_key(struct dtl_tui *t, int ch, struct dtl_act *a)
+bool dtl_tui__detail_key(struct dtl_tui *t, int ch, struct dtl_act *a)
 {
 	switch (ch) {
 	case 27: case '\r': case '\n': case KEY_ENTER: case 'q': t->detail = false; break;
@@ -266,6 +266,6 @@ const struct dtl_pane dtl_pane_detail = {
 	.name = "detail",
 	.height = detail_height,
 	.draw = detail_draw,
-	.key = detail_key,
+	.key = dtl_tui__detail_key,
 	.focused = detail_focused,
 };

@@ -22,7 +22,7 @@ static const struct dtl_key keys[] = {
 	{ { 'e', 'E' }, "e, E", "e export", DTL_KEY_EXPORT, 0,
 	  "export the table shown to dtltop-YYYYMMDD-HHMMSS.csv here (--export-format)" },
 	{ { 'v', '1' }, "v, 1", "v VPs", DTL_KEY_GROUP, 0,
-	  "rows per virtual processor (threads folded) or per CPU, like top's 1" },
+	  "rows per CPU, VP (threads folded, like top's 1), task or cgroup (who pays)" },
 	{ { '\r', '\n', KEY_ENTER, KEY_F(5) }, "Enter, F5", "Enter detail", DTL_KEY_DETAIL, 0,
 	  "the row under the cursor in detail: reasons, latency histogram, processors, sparklines" },
 	{ { '/', KEY_F(4), KEY_F(3) }, "/, F4, F3", "/ filter", DTL_KEY_FILTER, 0,

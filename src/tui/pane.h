@@ -13,6 +13,7 @@
 #include <curses.h>
 #include <stdbool.h>
 
+#include "../platform/ksyms.h"
 #include "../view/filter.h"
 #include "tui.h"
 
@@ -51,6 +52,10 @@ struct dtl_tui {
 	size_t nshown, shown_cap;
 	bool detail;		/* the detail pane is open, on detail_id */
 	bool detail_vp;
+	enum dtl_row_group detail_group;	/* a task's or cgroup's (detail_id its row's cpu) */
+	struct dtl_ksyms *ksyms;	/* /proc/kallsyms, read at the first task's detail */
+	bool ksyms_tried;
+	char ksyms_why[320];	/* why there are none */
 	int detail_id, detail_top;
 	struct dtl_spark *spark;	/* by row id (a CPU, or a VP's first CPU) */
 	unsigned int nspark;
@@ -83,7 +88,9 @@ struct dtl_pane {
 #define DTL_PANE_FILL (-1)
 
 extern const struct dtl_pane dtl_pane_header, dtl_pane_rows, dtl_pane_status, dtl_pane_help,
-	dtl_pane_detail, dtl_pane_setup;
+	dtl_pane_detail, dtl_pane_setup, dtl_pane_payer;
+/* The detail panes' keys: Esc, Enter or q close, arrows scroll. */
+bool dtl_tui__detail_key(struct dtl_tui *t, int ch, struct dtl_act *a);
 /* The columns shown, in order, as dtltoprc's columns= says them. */
 void dtl_tui__columns_text(const struct dtl_tui *t, char *buf, size_t len);
 

@@ -97,7 +97,7 @@ static int level_attr(const struct dtl_tui *t, enum dtl_level lv)
 }
 
 static void draw_heading(const struct dtl_tui *t, const struct dtl_table *tb, const int *vis,
-			 int nv, int y)
+			 int nv, int y, int idw)
 {
 	size_t n, off = 0;
 	const struct dtl_col *c = dtl_cols(&n);
@@ -107,8 +107,12 @@ static void draw_heading(const struct dtl_tui *t, const struct dtl_table *tb, co
 		const struct dtl_col *k = &c[vis[i]];
 
 		snprintf(head, sizeof(head), "%s%s", vis[i] == t->sort_col ? "*" : "",
+			 k->kind == DTL_COL_CPU ? dtl_table__id_head(tb) :
 			 dtl_col__screen_head(k, tb->by_vp, h, sizeof(h)));
-		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
+		if (k->kind == DTL_COL_CPU && tb->group != DTL_ROW_CPU_VP)
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%-*s ", idw, head);
+		else
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%*s ", k->width, head);
 		if (off >= sizeof(buf))
 			break;
 	}
@@ -121,7 +125,7 @@ static void draw_heading(const struct dtl_tui *t, const struct dtl_table *tb, co
 
 /* One row, cell by cell, each in the colour its figure earns; the cursor's in reverse. */
 static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const int *vis, int nv,
-		     int y, bool cursor)
+		     int y, bool cursor, int idw)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
@@ -135,7 +139,10 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 	for (int i = 0; i < nv && x < COLS; i++) {
 		int attr = level_attr(t, dtl_judge__cell(&c[vis[i]], row));
 
-		dtl_judge__text(&c[vis[i]], row, cell, sizeof(cell));
+		if (c[vis[i]].kind == DTL_COL_CPU && row->name)	/* names read from the left */
+			snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, row->name);
+		else
+			dtl_judge__text(&c[vis[i]], row, cell, sizeof(cell));
 		attron(attr);
 		mvaddnstr(y, x, cell, COLS - x);
 		attroff(attr);
@@ -149,11 +156,11 @@ static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int h
 {
 	int vis[DTL_TUI_MAX_COLS], nv = dtl_tui__visible_cols(t, vis);
 	const struct dtl_table *tb = m->table;
-	int rows = height - 1, total = (int)t->nshown;
+	int rows = height - 1, total = (int)t->nshown, idw = dtl_table__id_width(tb, 28);
 
 	if (!m->intervals)
 		return;		/* no rows of zeros before anything was measured */
-	draw_heading(t, tb, vis, nv, y++);
+	draw_heading(t, tb, vis, nv, y++, idw);
 	if (rows < 0)
 		rows = 0;
 	t->rows_shown = rows;
@@ -171,7 +178,7 @@ static void rows_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int h
 	if (t->top < 0)
 		t->top = 0;
 	for (int r = 0; r < rows && t->top + r < total; r++)
-		draw_row(t, &tb->rows[t->shown[t->top + r]], vis, nv, y + r, t->top + r == t->sel);
+		draw_row(t, &tb->rows[t->shown[t->top + r]], vis, nv, y + r, t->top + r == t->sel, idw);
 }
 
 static int rows_height(const struct dtl_tui *t, const struct dtl_model *m)

@@ -14,8 +14,12 @@
 #include "pane.h"
 
 /* "  h help  q quit ...": the keys' hints, in table order; a toggle names where it goes. */
-static const char *hints(bool by_vp)
+static const char *hints(const struct dtl_table *tb)
 {
+	bool tasks = tb && dtl_tasks__known(tb->tasks);
+	const char *next = !tb ? NULL : tb->group == DTL_ROW_TASK ? "v cgroups" :
+			   tb->group == DTL_ROW_CGROUP ? "v CPUs" :
+			   tb->by_vp ? (tasks ? "v tasks" : "v CPUs") : NULL;
 	static char buf[256];
 	size_t n, off = 0;
 	const struct dtl_key *k = dtl_keys(&n);
@@ -24,7 +28,7 @@ static const char *hints(bool by_vp)
 	for (size_t i = 0; i < n && off < sizeof(buf); i++)
 		if (k[i].hint)
 			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "  %s",
-						k[i].what == DTL_KEY_GROUP && by_vp ? "v CPUs" : k[i].hint);
+						k[i].what == DTL_KEY_GROUP && next ? next : k[i].hint);
 	return buf;
 }
 
@@ -93,7 +97,7 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 		snprintf(line, sizeof(line), "rows %d-%d of %d%s%s%s%s", total ? t->top + 1 : 0,
 			 t->top + t->rows_shown < total ? t->top + t->rows_shown : total, total, how,
 			 m->rec_rate && m->rec_rate[0] ? "  " : "", m->rec_rate ? m->rec_rate : "",
-			 hints(m->table->by_vp));
+			 hints(m->table));
 		fit(y, line);
 	}
 }

@@ -103,7 +103,7 @@ static void keep_history(struct dtl_tui *t, const struct dtl_model *m)
 
 		if (i == tb->n)
 			s = &t->all_spark;	/* the header's trend: the partition's */
-		else if (r->cpu < 0 || (unsigned int)r->cpu >= t->nspark)
+		else if (r->group != DTL_ROW_CPU_VP || r->cpu < 0 || (unsigned int)r->cpu >= t->nspark)
 			continue;
 		else
 			s = &t->spark[r->cpu];
@@ -196,6 +196,7 @@ void dtl_tui__delete(struct dtl_tui *t)
 		return;
 	endwin();
 	delscreen(t->screen);
+	dtl_ksyms__free(t->ksyms);
 	free(t->spark);
 	free(t->shown);
 	free(t);
@@ -278,12 +279,17 @@ static const struct dtl_pane *const detail_screen[] = {
 	&dtl_pane_header, &dtl_pane_detail, &dtl_pane_status, NULL,
 };
 
+static const struct dtl_pane *const payer_screen[] = {
+	&dtl_pane_header, &dtl_pane_payer, &dtl_pane_status, NULL,
+};
+
 static const struct dtl_pane *const setup_screen[] = { &dtl_pane_setup, &dtl_pane_status, NULL };
 
 static const struct dtl_pane *const *screen(const struct dtl_tui *t)
 {
-	return t->help ? help_screen : t->setup ? setup_screen : t->detail ? detail_screen :
-	       main_screen;
+	return t->help ? help_screen : t->setup ? setup_screen :
+	       t->detail && t->detail_group != DTL_ROW_CPU_VP ? payer_screen :
+	       t->detail ? detail_screen : main_screen;
 }
 
 int dtl_tui__set_filter(struct dtl_tui *t, const char *expr, char *err, size_t errlen)
@@ -295,6 +301,7 @@ void dtl_tui__open_detail(struct dtl_tui *t, int id, bool vp)
 {
 	t->detail_id = id;
 	t->detail_vp = vp;
+	t->detail_group = DTL_ROW_CPU_VP;
 	t->detail_top = 0;
 	t->detail = true;
 }
@@ -308,6 +315,7 @@ static void open_detail(struct dtl_tui *t)
 		t->sel = (int)t->nshown - 1;
 	t->detail_id = t->last_table->rows[t->shown[t->sel < 0 ? 0 : t->sel]].cpu;
 	t->detail_vp = t->last_table->by_vp;
+	t->detail_group = t->last_table->group;	/* a task's or cgroup's: payer.c */
 	t->detail_top = 0;
 	t->detail = true;
 }

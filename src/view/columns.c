@@ -198,6 +198,8 @@ const char *dtl_col__heading(const struct dtl_col *c, bool by_vp)
 
 const char *dtl_row__label(const struct dtl_row *r)
 {
+	if (r->name)
+		return r->name;	/* a task's or a cgroup's */
 	return r->cpu == DTL_ROW_ALL ? "all" : r->cpu == DTL_ROW_SELECTED ? "selected" : NULL;
 }
 
@@ -212,8 +214,19 @@ static bool dtl_only(const struct dtl_col *c)
 		 c->off == F(samples)));
 }
 
+/* A task's or cgroup's row: the CPU's own figures (where it ran, what it lost) are no task's. */
+static bool cpu_only(const struct dtl_col *c)
+{
+	return c->kind == DTL_COL_LOST ||
+	       ((c->kind == DTL_COL_U64 || c->kind == DTL_COL_DOUBLE) &&
+		(c->off == F(migrations) || c->off == F(migr_core) || c->off == F(migr_other) ||
+		 c->off == F(gaps) || c->off == F(bad) || c->off == F(threads)));
+}
+
 bool dtl_col__known(const struct dtl_col *c, const struct dtl_row *r)
 {
+	if (r->group != DTL_ROW_CPU_VP && cpu_only(c))
+		return false;
 	if (c->kind == DTL_COL_KNOWN)
 		return (r->known & c->codes) == c->codes;
 	return !dtl_only(c) || (r->known & DTL_KNOWN_DTL);

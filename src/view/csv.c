@@ -4,6 +4,7 @@
  * its timestamp, so a whole run loads as one table.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "columns.h"
 #include "table.h"
@@ -15,7 +16,7 @@ void dtl_csv__header_of(FILE *f, const struct dtl_table *t)
 	const struct dtl_col *c = dtl_cols(&n);
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%s", i ? "," : "", t && t->by_vp && c[i].kind == DTL_COL_CPU ? "vp" :
+		fprintf(f, "%s%s", i ? "," : "", c[i].kind == DTL_COL_CPU ? dtl_table__id_name(t) :
 			c[i].name);
 	fputc('\n', f);
 }
@@ -29,10 +30,18 @@ static void csv_row(FILE *f, const struct dtl_row *r, const char *ts)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char cell[64];
+	char cell[160];
 
 	for (size_t i = 0; i < n; i++) {
 		dtl_col__csv(&c[i], r, ts, cell, sizeof(cell));
+		if (r->name && c[i].kind == DTL_COL_CPU && cell[strcspn(cell, ",\"\r\n")]) {
+			/* a task names itself: RFC 4180 quoting where it needs it */
+			fputs(i ? ",\"" : "\"", f);
+			for (const char *p = cell; *p; p++)
+				fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
+			fputc('"', f);
+			continue;
+		}
 		fprintf(f, "%s%s", i ? "," : "", cell);
 	}
 	fputc('\n', f);

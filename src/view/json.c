@@ -33,12 +33,12 @@ static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char cell[64];
+	char cell[160];
 
 	fputs("{\"host\":", f);
 	json_string(f, m->host ? m->host : "");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, ",\"%s\":", m->table->by_vp && c[i].kind == DTL_COL_CPU ? "vp" :
+		fprintf(f, ",\"%s\":", c[i].kind == DTL_COL_CPU ? dtl_table__id_name(m->table) :
 			c[i].name);
 		dtl_col__csv(&c[i], r, ts, cell, sizeof(cell));
 		if (c[i].kind == DTL_COL_TIMESTAMP || (c[i].kind == DTL_COL_CPU && dtl_row__label(r)))

@@ -228,7 +228,8 @@ void dtl_judge__spread(const struct dtl_table *t, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!v)
 		return;
-	off = (size_t)snprintf(buf, len, "%zu %s: ", t->n, t->by_vp ? "VPs" : "CPUs");
+	off = (size_t)snprintf(buf, len, "%zu %s: ", t->n, t->group == DTL_ROW_TASK ? "tasks" :
+			       t->group == DTL_ROW_CGROUP ? "cgroups" : t->by_vp ? "VPs" : "CPUs");
 	if (off < len)
 		off += spread_of(t, v, false, buf + off, len - off, "steal%");
 	if (off + 2 < len) {

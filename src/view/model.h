@@ -39,6 +39,8 @@ struct dtl_model {
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */
 	const char *rec_rate;		/* "-w 1.2 MB/s (4.3 GB/h), 36 MB", or "" */
+	const char *root;		/* stands in for "/" (--root): where /proc/kallsyms is */
+	const char *kallsyms;		/* the source's own kernel symbols (the simulator's), or NULL */
 };
 
 /* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */

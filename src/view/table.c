@@ -10,6 +10,66 @@
 #include "columns.h"
 #include "../dtl/dtl.h"
 
+/*
+ * Who pays: a row per task or cgroup that ran or was charged in the span;
+ * the partition's row is the CPUs' as ever. None where the source has no
+ * switch stream (the views say so).
+ */
+static int fill_tasks(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
+		      uint64_t ts_ns)
+{
+	enum dtl_task_group g = t->group == DTL_ROW_CGROUP ? DTL_TASKS_BY_CGROUP :
+			       DTL_TASKS_BY_TASK;
+	size_t nr = dtl_tasks__known(t->tasks) ? dtl_tasks__count(t->tasks, g) : 0;
+
+	if (t->cap < nr) {
+		struct dtl_row *r = realloc(t->rows, sizeof(*r) * nr);
+
+		if (!r)
+			return -1;
+		t->rows = r;
+		t->cap = nr;
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (dtl_tasks__row(t->tasks, g, i, span, &t->rows[t->n]) == 0 &&
+		    (t->rows[t->n].dispatches || t->rows[t->n].oncpu_s > 0))
+			t->n++;
+	t->ts_ns = ts_ns;
+	if (dtl_stats__row(s, DTL_ROW_ALL, span, &t->all))
+		return -1;
+	if (t->selected)
+		t->all.cpu = DTL_ROW_SELECTED;
+	return 0;
+}
+
+const char *dtl_table__id_head(const struct dtl_table *t)
+{
+	return t->group == DTL_ROW_TASK ? "TASK" : t->group == DTL_ROW_CGROUP ? "CGROUP" :
+	       t->by_vp ? "VP" : "CPU";
+}
+
+int dtl_table__id_width(const struct dtl_table *t, int max)
+{
+	size_t n;
+	int w = dtl_cols(&n)[dtl_cols__find("cpu")].width;
+
+	for (size_t i = 0; t->group != DTL_ROW_CPU_VP && i < t->n; i++) {
+		int l = (int)strlen(dtl_row__label(&t->rows[i]));
+
+		if (l > w)
+			w = l > max ? max : l;
+	}
+	return w;
+}
+
+const char *dtl_table__id_name(const struct dtl_table *t)
+{
+	if (!t)
+		return "cpu";
+	return t->group == DTL_ROW_TASK ? "task" : t->group == DTL_ROW_CGROUP ? "cgroup" :
+	       t->by_vp ? "vp" : "cpu";
+}
+
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
 		    uint64_t ts_ns)
 {
@@ -24,6 +84,8 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 		t->cap = nr;
 	}
 	t->n = 0;
+	if (t->group != DTL_ROW_CPU_VP)
+		return fill_tasks(t, s, span, ts_ns);
 	for (unsigned int cpu = 0; cpu < nr; cpu++)
 		if ((t->by_vp ? dtl_stats__vp_row(s, (int)cpu, span, &t->rows[t->n]) :
 		     dtl_stats__row(s, (int)cpu, span, &t->rows[t->n])) == 0)

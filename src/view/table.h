@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../stats/stats.h"
+#include "../stats/task.h"
 
 struct dtl_table {
 	struct dtl_row *rows;
@@ -18,10 +19,20 @@ struct dtl_table {
 	uint64_t ts_ns;		/* end of the interval, since the epoch */
 	bool selected;		/* a CPU filter is on: the aggregate is not the partition */
 	bool by_vp;		/* a row per VP (named by its first CPU), not per CPU */
+	enum dtl_row_group group;	/* a row per task or cgroup (from tasks), not CPU or VP */
+	const struct dtl_tasks *tasks;	/* who pays, where the source has a switch stream */
 };
 
 int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_span span,
 		    uint64_t ts_ns);
+/* Why a task or cgroup grouping has no rows, for every view to say the same. */
+#define DTL_NO_TASKS "this source gives no task switches (the simulator needs --sim=tasks=...; " \
+	"recordings and perf.data files hold none yet)"
+/* The first column's heading, "CPU" .. "CGROUP", and its width: the longest name up to max. */
+const char *dtl_table__id_head(const struct dtl_table *t);
+int dtl_table__id_width(const struct dtl_table *t, int max);
+/* The first column's name in a file: "cpu", "vp", "task" or "cgroup". */
+const char *dtl_table__id_name(const struct dtl_table *t);
 /* CPU sorts ascending, figures descending; reverse flips either. */
 void dtl_table__sort(struct dtl_table *t, int col, bool reverse);
 void dtl_table__free(struct dtl_table *t);

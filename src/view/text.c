@@ -12,7 +12,7 @@
 #include "table.h"
 #include "writer.h"
 
-static void text_row(FILE *f, const struct dtl_row *r)
+static void text_row(FILE *f, const struct dtl_row *r, int idw)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
@@ -22,6 +22,13 @@ static void text_row(FILE *f, const struct dtl_row *r)
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;
+		if (c[i].kind == DTL_COL_CPU && idw > c[i].width) {
+			/* names read from the left, as ps shows a command */
+			fprintf(f, "%s%-*.*s", first ? "" : " ", idw, idw, dtl_row__label(r) ?
+				dtl_row__label(r) : "");
+			first = false;
+			continue;
+		}
 		dtl_judge__text(&c[i], r, cell, sizeof(cell));	/* as the screen shows it */
 		fprintf(f, "%s%s", first ? "" : " ", cell);
 		first = false;
@@ -35,6 +42,7 @@ void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title)
 	const struct dtl_col *c = dtl_cols(&n);
 	char ts[40], partial[64], witness[96], head[16], p50[16], p99[16], mx[16];
 	bool first = true, enough = t->all.samples >= DTL_MIN_SAMPLES;
+	int idw = dtl_table__id_width(t, 40);
 
 	dtl_timestamp(t->ts_ns, ts, sizeof(ts));
 	fprintf(f, "%s  interval %.3fs  %s\n", ts, t->all.interval_s, title);
@@ -67,14 +75,19 @@ heading:
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].head[0])
 			continue;
-		fprintf(f, "%s%*s", first ? "" : " ", c[i].width,
-			dtl_col__screen_head(&c[i], t->by_vp, head, sizeof(head)));
+		if (c[i].kind == DTL_COL_CPU && t->group != DTL_ROW_CPU_VP)
+			fprintf(f, "%s%-*s", first ? "" : " ", idw, dtl_table__id_head(t));
+		else
+			fprintf(f, "%s%*s", first ? "" : " ", c[i].width,
+				dtl_col__screen_head(&c[i], t->by_vp, head, sizeof(head)));
 		first = false;
 	}
 	fputc('\n', f);
+	if (t->group != DTL_ROW_CPU_VP && !dtl_tasks__known(t->tasks))
+		fprintf(f, "(no task data: %s)\n", DTL_NO_TASKS);
 	for (size_t i = 0; i < t->n; i++)
-		text_row(f, &t->rows[i]);
-	text_row(f, &t->all);
+		text_row(f, &t->rows[i], idw);
+	text_row(f, &t->all, idw);
 	fputc('\n', f);
 }
 

@@ -101,7 +101,7 @@ TEST(tasks_where_preempts_hit_and_user_share)
 	put(e, 3000, 2, 10, 0, 100, 0xc0000000000fcd28ull, 0);	/* a cede: not involuntary */
 	dtl_tasks__add_entries(t, 0, e, 1);
 	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
-	n = dtl_tasks__pcs(t, DTL_TASKS_BY_TASK, 0, pc, 4, &user, &all);
+	n = dtl_tasks__pcs(t, DTL_TASKS_BY_TASK, 5, pc, 4, &user, &all);
 	CHECK_EQ(n, 2);
 	CHECK_EQ(pc[0].pc, 0xc0000000000aaaa0ull);
 	CHECK_EQ(pc[0].n, 7);
@@ -111,6 +111,8 @@ TEST(tasks_where_preempts_hit_and_user_share)
 	n = dtl_tasks__pcs(t, DTL_TASKS_BY_CGROUP, 0, pc, 4, &user, &all);
 	CHECK_EQ(n, 2);
 	CHECK_EQ(all, 10);
+	CHECK_EQ(dtl_tasks__pcs(t, DTL_TASKS_BY_TASK, 6, pc, 4, &user, &all), -1);
+	CHECK_EQ(dtl_tasks__pcs(t, DTL_TASKS_BY_CGROUP, 9, pc, 4, &user, &all), -1);
 	dtl_tasks__delete(t);
 }
 
@@ -166,4 +168,123 @@ TEST(tasks_past_the_table_share_one_row_and_queues_stay_bounded)
 	CHECK(find(t, DTL_TASKS_BY_TASK, "other", &row, DTL_SPAN_INTERVAL) >= 0);
 	CHECK_EQ(row.dispatches, 1);
 	dtl_tasks__delete(t);
+}
+
+/* The simulator's scheduler against what attribution finds from its two streams. */
+#include "source/sim.h"
+#include "source/source.h"
+
+static void sim_against_truth(const char *params, unsigned int mask, int intervals)
+{
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_tasks *t;
+	struct dtl_chunk c;
+	struct dtl_sim_params p;
+	char err[512], name[64];
+	uint64_t all = 0;
+
+	o.backend = "sim";
+	o.sim_params = params;
+	o.seed = 7;
+	o.mask = mask;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	if (!src)
+		return;
+	CHECK_EQ(dtl_sim__parse(params, &p, err, sizeof(err)), 0);
+	t = dtl_tasks__new(dtl_source__nr_cpus(src), dtl_source__tb_freq(src));
+	for (int i = 0; i < intervals; i++) {
+		dtl_source__tick(src, 200000000);
+		while (dtl_source__read(src, &c) > 0) {
+			for (size_t k = 0; k < c.nswitches; k++)
+				dtl_tasks__switch(t, c.cpu, &c.switches[k]);
+			dtl_tasks__add_entries(t, c.cpu, c.data, c.n);
+		}
+		dtl_tasks__end_interval(t, 0.2, mask);
+	}
+	CHECK(dtl_tasks__known(t));
+	CHECK_EQ(dtl_tasks__unattributed(t), 0);
+	for (unsigned int i = 0; i <= p.ntasks; i++) {
+		struct dtl_sim_truth truth;
+		struct dtl_row row;
+		double tb_us = (double)dtl_source__tb_freq(src) / 1e6;
+
+		CHECK_EQ(dtl_sim__truth(src, i, &truth), 0);
+		if (i < p.ntasks)
+			snprintf(name, sizeof(name), "%s[%d]", p.tasks[i].name, p.tasks[i].pid);
+		else
+			snprintf(name, sizeof(name), "idle");
+		if (!truth.dispatches) {
+			CHECK(find(t, DTL_TASKS_BY_TASK, name, &row, DTL_SPAN_TOTAL) < 0 ||
+			      row.dispatches == 0);
+			continue;
+		}
+		CHECK(find(t, DTL_TASKS_BY_TASK, name, &row, DTL_SPAN_TOTAL) >= 0);
+		CHECK_EQ(row.dispatches, truth.dispatches);
+		CHECK_EQ(row.preempt[1] + row.preempt[4] + row.preempt[5] + row.preempt[6] +
+			 row.preempt[9], truth.involuntary);
+		CHECK_NEAR(row.steal_us, (double)truth.steal_ticks / tb_us, 1e-3);
+		CHECK_NEAR(row.idle_us, (double)truth.idle_ticks / tb_us, 1e-3);
+		all += truth.dispatches;
+	}
+	CHECK(all > 0);
+	dtl_tasks__delete(t);
+	dtl_source__close(src);
+}
+
+TEST(tasks_match_the_simulators_ground_truth)
+{
+	/* pinned and not, cgroups, a capped starved pool; every entry traced */
+	sim_against_truth("vcpus=8,ent=1,pool=2,capped=1,load=0.7,other=2,clock=virtual,"
+			  "tasks=db:3:/system.slice/db.service+web:2+batch:1:/batch.slice:cpu1",
+			  DTL_MASK_ALL, 10);
+	/* only preempts traced: switches pile up between entries, attribution holds */
+	sim_against_truth("vcpus=4,clock=virtual,faults=50,tasks=a+b:2:cpu3", DTL_MASK_PREEMPT |
+			  DTL_MASK_FAULT, 10);
+	/* an idle LPAR: nearly all cedes, the idle task's */
+	sim_against_truth("vcpus=16,profile=idle,clock=virtual,tasks=cron:1:/system.slice/cron.service",
+			  DTL_MASK_ALL, 5);
+	/* a ring that laps (slow drain): lost entries are nobody's in either count */
+	sim_against_truth("vcpus=2,load=0.9,busy=0.05,poll=100,clock=virtual,tasks=x", DTL_MASK_ALL, 3);
+}
+
+#include "platform/ksyms.h"
+
+TEST(ksyms_names_addresses_and_says_when_hidden)
+{
+	static const char text[] =
+		"c000000000010000 T _stext\n"
+		"c000000000100000 t do_work\n"
+		"c000000000100400 T schedule\n"
+		"c000000000200000 D some_data\n"
+		"c000000000300000 W weak_fn\n"
+		"c0000000004000000 T bad line\n"
+		"garbage\n"
+		"c000000000500000 t mod_fn\t[ext4]\n";
+	static const char hidden[] = "0000000000000000 T _stext\n0000000000000000 t do_work\n";
+	char why[128], buf[96];
+	struct dtl_ksyms *k = dtl_ksyms__parse(text, sizeof(text) - 1, why, sizeof(why));
+
+	CHECK(k != NULL);
+	CHECK_EQ(dtl_ksyms__name(k, 0xc000000000100010ull, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "do_work+0x10");
+	CHECK_EQ(dtl_ksyms__name(k, 0xc000000000100400ull, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "schedule+0x0");
+	/* data is no code: the address falls to the text symbol below it */
+	CHECK_EQ(dtl_ksyms__name(k, 0xc000000000200008ull, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "schedule+0xffc08");
+	CHECK_EQ(dtl_ksyms__name(k, 0xc000000000500004ull, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "mod_fn+0x4");
+	CHECK_EQ(dtl_ksyms__name(k, 0x1000, buf, sizeof(buf)), -1);
+	dtl_ksyms__free(k);
+	CHECK(dtl_ksyms__parse(hidden, sizeof(hidden) - 1, why, sizeof(why)) == NULL);
+	CHECK_CONTAINS(why, "kptr_restrict hides them");
+	CHECK(dtl_ksyms__parse("", 0, why, sizeof(why)) == NULL);
+	CHECK(dtl_ksyms__parse("\n\n\n", 3, why, sizeof(why)) == NULL);
+	CHECK_EQ(dtl_ksyms__name(NULL, 1, buf, sizeof(buf)), -1);
+	/* truncated mid-line: the last line is taken as far as it goes, nothing read past */
+	k = dtl_ksyms__parse(text, 40, why, sizeof(why));
+	CHECK(k != NULL);
+	dtl_ksyms__free(k);
 }

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * payer.c - the detail pane of a task or cgroup (Enter on its row): what it
+ * paid, why it was preempted, and where in the code its involuntary
+ * preempts hit: the kernel functions of srr0 (from /proc/kallsyms, or why
+ * they cannot be named) and the share in user space (MSR[PR] in srr1).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../dtl/dtl.h"
+#include "../view/judge.h"
+#include "pane.h"
+
+#define TOP_PCS 8
+
+static const struct dtl_row *find_row(const struct dtl_tui *t, const struct dtl_model *m)
+{
+	for (size_t i = 0; i < m->table->n; i++)
+		if (m->table->rows[i].cpu == t->detail_id &&
+		    m->table->rows[i].group == t->detail_group)
+			return &m->table->rows[i];
+	return NULL;
+}
+
+/* The reasons that occurred, most first, one line each: the count and its share. */
+static int reasons(int y, int rows, const char *title, uint64_t *c, unsigned int n,
+		   const char *(*name)(unsigned int))
+{
+	uint64_t total = 0, done = 0;
+	int used = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		total += c[i];
+	dtl_tui__line(y + used++, A_BOLD, "%s", title);
+	while (used < rows && done < total) {
+		unsigned int best = 0;
+
+		for (unsigned int i = 1; i < n; i++)
+			if (c[i] > c[best])
+				best = i;
+		if (!c[best])
+			break;
+		dtl_tui__line(y + used++, 0, "  %-36s %8" PRIu64 "  %5.1f%%",
+			      best < n - 1 ? name(best) : "other", c[best],
+			      100.0 * (double)c[best] / (double)total);
+		done += c[best];
+		c[best] = 0;	/* the caller's copy */
+	}
+	return used;
+}
+
+static void load_ksyms(struct dtl_tui *t, const struct dtl_model *m)
+{
+	if (t->ksyms_tried)
+		return;
+	t->ksyms_tried = true;
+	if (m->kallsyms)	/* the simulator's kernel, not this machine's */
+		t->ksyms = dtl_ksyms__parse(m->kallsyms, strlen(m->kallsyms), t->ksyms_why,
+					    sizeof(t->ksyms_why));
+	else
+		t->ksyms = dtl_ksyms__load(m->root, t->ksyms_why, sizeof(t->ksyms_why));
+}
+
+struct func {
+	char name[64];
+	uint64_t n;
+};
+
+/* srr0 into its kernel function (the offset dropped), or the address where unknown. */
+static void func_of(const struct dtl_tui *t, uint64_t pc, char *buf, size_t len)
+{
+	if (pc < 0xc000000000000000ull)
+		snprintf(buf, len, "(user space)");
+	else if (!t->ksyms || dtl_ksyms__name(t->ksyms, pc, buf, len))
+		snprintf(buf, len, "0x%016" PRIx64, pc);
+	else
+		buf[strcspn(buf, "+")] = '\0';
+}
+
+/* Where involuntary preempts hit since start, by function, most first; the lines used. */
+static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
+{
+	static struct dtl_task_pc pc[4 * DTL_TASKS_PCS];
+	static struct func f[4 * DTL_TASKS_PCS];
+	uint64_t user, all, kept = 0;
+	enum dtl_task_group g = t->detail_group == DTL_ROW_CGROUP ? DTL_TASKS_BY_CGROUP :
+			       DTL_TASKS_BY_TASK;
+	int n = dtl_tasks__pcs(m->table->tasks, g, t->detail_id, pc, 4 * DTL_TASKS_PCS, &user, &all);
+	int nf = 0, used = 0;
+
+	dtl_tui__line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, since start)");
+	if (n <= 0 || !all) {
+		dtl_tui__line(y + used++, 0, "  none yet");
+		return used;
+	}
+	load_ksyms(t, m);
+	dtl_tui__line(y + used++, 0, "  in user space (MSR[PR] in srr1): %" PRIu64 " of %" PRIu64
+		      " (%.1f%%)", user, all, 100.0 * (double)user / (double)all);
+	for (int i = 0; i < n; i++) {
+		char name[64];
+		int j;
+
+		func_of(t, pc[i].pc, name, sizeof(name));
+		for (j = 0; j < nf && strcmp(f[j].name, name); j++)
+			;
+		if (j == nf)
+			snprintf(f[nf++].name, sizeof(f[0].name), "%s", name), f[j].n = 0;
+		f[j].n += pc[i].n;
+		kept += pc[i].n;
+	}
+	for (int shown = 0; shown < TOP_PCS && used < rows; shown++) {
+		int best = -1;
+
+		for (int j = 0; j < nf; j++)
+			if (f[j].n && (best < 0 || f[j].n > f[best].n))
+				best = j;
+		if (best < 0)
+			break;
+		dtl_tui__line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", f[best].name, f[best].n,
+			      100.0 * (double)f[best].n / (double)all);
+		f[best].n = 0;
+	}
+	if (kept < all && used < rows)
+		dtl_tui__line(y + used++, 0, "  %-44s %8" PRIu64 "  (past %d distinct addresses a task)",
+			      "not kept", all - kept, DTL_TASKS_PCS);
+	if (!t->ksyms && used < rows)
+		dtl_tui__line(y + used++, 0, "  kernel functions unknown: %s", t->ksyms_why);
+	return used;
+}
+
+static void payer_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
+{
+	const struct dtl_row *r = find_row(t, m);
+	struct dtl_row c;
+	char steal[16], p50[16], p99[16];
+	int end = y + rows;
+
+	for (int i = y; i < end; i++) {
+		move(i, 0);
+		clrtoeol();
+	}
+	if (!r) {
+		dtl_tui__line(y, 0, "%s %d has no row in this span (it did not run; Esc returns)",
+			      t->detail_group == DTL_ROW_CGROUP ? "cgroup" : "pid", t->detail_id);
+		return;
+	}
+	c = *r;
+	dtl_judge__us(c.steal_us, steal, sizeof(steal));
+	dtl_judge__us(c.lat_p50_us, p50, sizeof(p50));
+	dtl_judge__us(c.lat_p99_us, p99, sizeof(p99));
+	dtl_tui__line(y++, A_BOLD, "Who pays: %s %s", t->detail_group == DTL_ROW_CGROUP ?
+		      "cgroup" : "process", c.name);
+	dtl_tui__line(y++, 0, "%" PRIu64 " preempts charged (%.1f%% involuntary), steal %s = %.1f%% "
+		      "of its %.2fs on its CPUs; dispatch wait p50 %s p99 %s",
+		      c.dispatches, c.preempt_ratio * 100, steal, c.steal_pct, c.oncpu_s,
+		      c.samples >= DTL_MIN_SAMPLES ? p50 : "-", c.samples >= DTL_MIN_SAMPLES ?
+		      p99 : "-");
+	y++;
+	y += reasons(y, end - y, "Preempted by", c.preempt, DTL_N_PREEMPT + 1,
+		     dtl_preempt__name) + 1;
+	if (y < end)
+		where(t, m, y, end - y);
+}
+
+static int payer_height(const struct dtl_tui *t, const struct dtl_model *m)
+{
+	(void)t, (void)m;
+	return DTL_PANE_FILL;
+}
+
+static bool payer_focused(const struct dtl_tui *t)
+{
+	return t->detail;
+}
+
+const struct dtl_pane dtl_pane_payer = {
+	.name = "payer",
+	.height = payer_height,
+	.draw = payer_draw,
+	.key = dtl_tui__detail_key,
+	.focused = payer_focused,
+};

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Who pays (--group=task|cgroup): rows that add up to the partition, sorted by
+# steal, names quoted where a file needs it, the "no task data" line where the
+# source has no switch stream, bad tasks= refused in one line, and the v key
+# cycling through the groupings in the TUI. Attribution itself is checked
+# entry for entry against the simulator's ground truth in tests/unit/test_task.c.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+. tests/tmux.sh
+
+sim='--sim=vcpus=16,ent=2,pool=4,other=3,clock=virtual,tasks=db:3:/system.slice/db.service+web:2:/system.slice/nginx.service+batch:1:/batch.slice:cpu1'
+col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+
+# --- task rows: the first field says whose, they add up to the partition, worst first
+"$DTLTOP" "$sim" --no-config -b -n 3 --group=task --format=csv >"$tmp/t.csv" || fail "--group=task"
+[ "$(head -1 "$tmp/t.csv" | cut -d, -f3)" = task ] && ok || fail "first field not 'task': $(head -1 "$tmp/t.csv")"
+d=$(col "$tmp/t.csv" dispatches) s=$(col "$tmp/t.csv" steal_us)
+awk -F, -v d="$d" 'NR > 1 { if ($3 == "all") { all[$1] = $d } else { sum[$1] += $d; n[$1]++ } }
+	END { for (t in all) { k++; if (sum[t] != all[t] || n[t] < 3) bad++ } exit !(k == 3 && !bad) }' "$tmp/t.csv" \
+	&& ok || fail "task rows do not add up to the partition's dispatches"
+grep -q '^[^,]*,[^,]*,idle,' "$tmp/t.csv" && grep -q ',db\[1000\],' "$tmp/t.csv" && grep -q ',batch\[1200\],' "$tmp/t.csv" \
+	&& ok || fail "idle, db[1000] or batch[1200] missing"
+awk -F, -v s="$s" 'NR > 1 && $3 != "all" { if ($1 == ts && $s > prev + 1e-9) bad = 1; ts = $1; prev = $s }
+	END { exit bad }' "$tmp/t.csv" && ok || fail "task rows not sorted by steal, most first"
+# the CPU's own figures are no task's: blank, not 0
+m=$(col "$tmp/t.csv" migrations)
+awk -F, -v m="$m" 'NR > 1 && $3 != "all" && $m != "" { bad = 1 } END { exit bad }' "$tmp/t.csv" \
+	&& ok || fail "a task row has a migration count"
+# -s still rules
+"$DTLTOP" "$sim" --no-config -b -n 1 --group=task -s cpu --csv | awk -F, 'NR > 1 && $3 != "all" { print $3 }' |
+	head -1 | grep -qx idle && ok || fail "-s cpu: the idle task (pid 0) not first"
+
+# --- cgroup rows: the cgroups, the idle task apart, the same sum
+"$DTLTOP" "$sim" --no-config -b -n 2 --group=cgroup --format=csv >"$tmp/c.csv" || fail "--group=cgroup"
+[ "$(head -1 "$tmp/c.csv" | cut -d, -f3)" = cgroup ] && ok || fail "first field not 'cgroup'"
+for g in /system.slice/db.service /system.slice/nginx.service /batch.slice idle; do
+	grep -q ",$g," "$tmp/c.csv" && ok || fail "cgroup $g missing"
+done
+awk -F, -v d="$d" 'NR > 1 { if ($3 == "all") all[$1] = $d; else sum[$1] += $d }
+	END { for (t in all) { k++; if (sum[t] != all[t]) bad++ } exit !(k == 2 && !bad) }' "$tmp/c.csv" \
+	&& ok || fail "cgroup rows do not add up to the partition's dispatches"
+# the text view names the column and keeps the names whole
+"$DTLTOP" "$sim" --no-config -b -n 1 --group=cgroup | grep -q '^CGROUP  ' && ok || fail "text heading"
+"$DTLTOP" "$sim" --no-config -b -n 1 --group=cgroup | grep -q '^/system.slice/nginx.service ' && ok \
+	|| fail "text: a cgroup name cut or misaligned"
+# JSON: the key is the grouping's, the name a string
+"$DTLTOP" "$sim" --no-config -b -n 1 --group=task --format=json | head -1 | grep -q '"task":"' && ok \
+	|| fail "json: no task key"
+
+# --- a name a file must quote
+"$DTLTOP" '--sim=vcpus=2,clock=virtual,tasks=we"ird' --no-config -b -n 1 --group=task --csv >"$tmp/q.csv"
+python3 -c 'import csv,sys; rows = list(csv.reader(open(sys.argv[1]))); sys.exit(not any(r[2] == "we\"ird[1000]" for r in rows))' \
+	"$tmp/q.csv" && ok || fail "a quote in a task name breaks the CSV: $(grep ird "$tmp/q.csv" | cut -c1-60)"
+
+# --- no switch stream: every view says so, the partition's row stays
+out=$("$DTLTOP" --sim=vcpus=4,clock=virtual --no-config -b -n 1 --group=task)
+grep -q '^(no task data: ' <<<"$out" && grep -qE '^ *all ' <<<"$out" && ok || fail "no task data not said: $out"
+# --- the simulator's CPUs are the same with and without tasks=
+a=$("$DTLTOP" --sim=vcpus=8,clock=virtual --no-config -b -n 3 --csv | md5sum)
+b=$("$DTLTOP" --sim=vcpus=8,clock=virtual,tasks=a+b:2 --no-config -b -n 3 --csv | md5sum)
+[ "$a" = "$b" ] && ok || fail "tasks= changed the CPUs' figures"
+
+# --- bad input: one line, exit 2
+expect_error "empty tasks" "tasks= names no task" --sim=tasks= -b -n 1
+expect_error "zero weight" "bad --sim task 'x:0'" --sim=tasks=x:0 -b -n 1
+expect_error "pin past the CPUs" "pinned to cpu99 of 16" --sim=tasks=x:cpu99 -b -n 1
+expect_error "long name" "bad --sim task" --sim=tasks=aaaaaaaaaaaaaaaaaaaa -b -n 1
+expect_error "bad field" "bad --sim task" --sim=tasks=x:cpu -b -n 1
+expect_error "seventeen" "more than 16 tasks" --sim=tasks=a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q -b -n 1
+expect_error "bad group" "want cpu, vp, task or cgroup" --group=proc -b -n 1
+
+# --- the TUI: v goes CPU, VP, task, cgroup, CPU
+T new-session -d -s t -x 150 -y 30 "$DTLTOP --no-config ${sim/clock=virtual,/}"
+expect '^ +\*?CPU +DISP' "the TUI did not start"
+keys v; expect '^ +\*?VP +DISP' "v: no VP rows"
+expect 'v: per task' "the status does not say v goes to tasks"
+keys v; expect '^\*?TASK +DISP' "v: no task rows"
+expect '^db\[1000\] ' "task rows lack db[1000]"
+# Enter on a process: what it paid, why, and where in the (simulated) kernel it was hit
+keys Down Enter; expect '^Who pays: process ' "Enter on a task row: no payer pane"
+expect '^  (copy_page|__memcpy_power7|tcp_sendmsg|ext4_file_write_iter|_raw_spin_lock|clear_user_page|memset) ' \
+	"the pane names no kernel function of the simulator's kallsyms"
+expect 'in user space \(MSR\[PR\] in srr1\): [0-9]+ of [0-9]+' "no user-space share"
+keys Escape; expect '^\*?TASK +DISP' "Esc did not close the payer pane"
+keys v; expect '^\*?CGROUP +DISP' "v: no cgroup rows"
+expect 'v: per CPU' "the status does not say where v goes"
+keys Enter; expect '^Who pays: cgroup ' "Enter on a cgroup row: no payer pane"
+keys Escape
+keys v; expect '^ +\*?CPU +DISP' "v: not back to CPUs"
+keys q
+finish
