@@ -18,9 +18,11 @@
 #include "format/record.h"
 #include "opts/rows.h"
 #include "source/sim.h"
+#include "platform/ksyms.h"
 #include "platform/sys.h"
 #include "platform/vpa.h"
 #include "stats/stats.h"
+#include "stats/task.h"
 
 static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
 {
@@ -173,6 +175,73 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(c.present);
 	(void)dtl_sys__parse_timebase(str);
 	free(str);
+#elif defined(FUZZ_KALLSYMS)
+	char why[256], name[96];
+	struct dtl_ksyms *k = dtl_ksyms__parse((const char *)data, size, why, sizeof(why));
+
+	if (k) {
+		/* any address names the symbol at or below it, or none */
+		uint64_t a = 0;
+
+		memcpy(&a, data, size < sizeof(a) ? size : sizeof(a));
+		if (dtl_ksyms__name(k, a, name, sizeof(name)) == 0)
+			assert(name[0] && strchr(name, '+'));
+		dtl_ksyms__free(k);
+	} else {
+		assert(why[0] && !strchr(why, '\n'));
+	}
+#elif defined(FUZZ_TASKS)
+	/*
+	 * Who pays from two streams of outside bytes: a switch (op 0: tb, pid,
+	 * a comm of up to 16 bytes, a cgroup of up to 32), DTL entries (op 1,
+	 * as the hypervisor wrote them), an interval's end (op 2), on CPU op>>4.
+	 * Whatever the order, every entry is charged once at most.
+	 */
+	struct dtl_tasks *t = dtl_tasks__new(4, 512000000);
+	uint64_t entries = 0, charged = 0;
+	struct dtl_row row;
+	char comm[17], cg[33];
+
+	while (size >= 1 && t) {
+		unsigned int op = data[0] & 3, cpu = data[0] >> 4;
+
+		data++, size--;
+		if (op == 0 && size >= 12 + 16 + 32) {
+			struct dtl_switch sw;
+
+			memcpy(&sw.tb, data, 8);
+			memcpy(&sw.pid, data + 8, 4);
+			memcpy(comm, data + 12, 16);
+			comm[16] = '\0';
+			memcpy(cg, data + 28, 32);
+			cg[32] = '\0';
+			sw.comm = comm[0] ? comm : NULL;
+			sw.cgroup = cg[0] ? cg : NULL;
+			dtl_tasks__switch(t, cpu, &sw);
+			data += 60, size -= 60;
+		} else if (op == 1 && size >= DTL_ENTRY_SIZE) {
+			struct dtl_rec r;
+
+			dtl_rec__decode(&r, data);
+			entries += cpu < 4 && r.timebase && dtl_tasks__known(t);
+			dtl_tasks__add_entries(t, cpu, data, 1);
+			data += DTL_ENTRY_SIZE, size -= DTL_ENTRY_SIZE;
+		} else if (op == 2) {
+			dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+		} else {
+			break;
+		}
+	}
+	if (t) {
+		dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+		for (size_t i = 0; i < dtl_tasks__count(t, DTL_TASKS_BY_TASK); i++)
+			if (dtl_tasks__row(t, DTL_TASKS_BY_TASK, i, DTL_SPAN_TOTAL, &row) == 0) {
+				assert(row.name && row.name[0] && !strchr(row.name, '\n'));
+				charged += row.dispatches;
+			}
+		assert(charged + dtl_tasks__unattributed(t) == entries);
+		dtl_tasks__delete(t);
+	}
 #elif defined(FUZZ_SIMPARAMS)
 	char *str = cstr(data, size), err[256];
 	struct dtl_sim_params p;

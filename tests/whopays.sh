@@ -48,6 +48,26 @@ awk -F, -v d="$d" 'NR > 1 { if ($3 == "all") all[$1] = $d; else sum[$1] += $d }
 "$DTLTOP" "$sim" --no-config -b -n 1 --group=task --format=json | head -1 | grep -q '"task":"' && ok \
 	|| fail "json: no task key"
 
+# influx: the tag is the grouping's, a space in a name escaped
+"$DTLTOP" --no-config '--sim=vcpus=4,clock=virtual,tasks=a+c:1:/x y' --group=cgroup -b -n 1 --format=influx |
+	grep -q '^dtl,host=[^ ]*,cgroup=/x\\ y interval_s=' && ok || fail "influx: cgroup tag"
+
+# --- the exposition: the top N cgroups by steal, the rest as other, idle apart; it all adds up
+cg='--sim=vcpus=8,clock=virtual,tasks=a:1:/a+b:2:/b+c:3:/c+d:4:/d'
+"$DTLTOP" --no-config "$cg" --metrics-cgroups 2 --metrics-by=cpu -b -n 3 --format=prom >"$tmp/m.prom" || fail "prom"
+[ "$(grep -c '^dtl_cgroup_steal_seconds_total{' "$tmp/m.prom")" = 4 ] && grep -q 'cgroup="other"' "$tmp/m.prom" &&
+	grep -q '^dtl_cgroup_cpu_seconds_total{cgroup="idle"}' "$tmp/m.prom" && ok \
+	|| fail "--metrics-cgroups 2: not 2 named + other + idle: $(grep '^dtl_cgroup_steal' "$tmp/m.prom")"
+awk '/^dtl_cgroup_steal_seconds_total\{/ { c += $2 }
+	/^dtl_wait_seconds_total\{.*phase="(enqueue_to_dispatch|ready_to_enqueue)"/ { w += $2 }
+	/^dtl_cgroup_steal_seconds_total\{cgroup="\/[a-d]"/ { named[++n] = $2 }
+	END { exit !(w > 0 && (c - w) / w < 1e-6 && (w - c) / w < 1e-6 && n == 2 && named[1] >= named[2]) }' "$tmp/m.prom" \
+	&& ok || fail "cgroup steal does not add up to the CPUs' steal, or not the top by steal"
+promtool check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1; grep -q 'cgroup' "$tmp/lint" && fail "promtool: $(cat "$tmp/lint")" || ok
+"$DTLTOP" --no-config "$cg" --metrics-cgroups 0 -b -n 1 --format=prom | grep -q dtl_cgroup && fail "--metrics-cgroups 0 wrote them" || ok
+"$DTLTOP" --no-config --sim=vcpus=8,clock=virtual -b -n 1 --format=prom | grep -q dtl_cgroup && fail "cgroups without task data" || ok
+expect_error "bad --metrics-cgroups" "bad --metrics-cgroups 'x'" --metrics-cgroups x -b -n 1
+
 # --- a name a file must quote
 "$DTLTOP" '--sim=vcpus=2,clock=virtual,tasks=we"ird' --no-config -b -n 1 --group=task --csv >"$tmp/q.csv"
 python3 -c 'import csv,sys; rows = list(csv.reader(open(sys.argv[1]))); sys.exit(not any(r[2] == "we\"ird[1000]" for r in rows))' \

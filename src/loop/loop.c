@@ -186,6 +186,7 @@ static void build_model(struct dtl_loop *l)
 	m->intervals = dtl_stats__intervals(l->stats);
 	m->hist_by = l->o.hist_by;
 	m->metrics_by = l->o.metrics_by;
+	m->metrics_cgroups = l->o.metrics_cgroups;
 	m->host = loop_host(l);
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);

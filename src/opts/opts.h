@@ -36,6 +36,7 @@ struct dtl_opts {
 	bool have_format;	/* --format or --csv given */
 	enum dtl_hist_by hist_by;	/* --hist-by */
 	enum dtl_metrics_by metrics_by;	/* --metrics-by */
+	unsigned int metrics_cgroups;	/* --metrics-cgroups: who pays, bounded */
 	const char *listen;	/* --listen [ADDR:]PORT */
 	const char *textfile;	/* --textfile DIR */
 	const char *report;	/* --report FILE.html */

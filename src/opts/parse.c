@@ -45,6 +45,7 @@ static void defaults(struct dtl_opts *o)
 	o->src.mask = DTL_MASK_ALL;
 	o->src.seed = 1;
 	o->interval_s = 1.0;
+	o->metrics_cgroups = 10;
 	o->sort_col = dtl_cols__find("cpu");
 	o->format = dtl_writers__find("text");
 	o->export_format = dtl_writers__find("csv");

@@ -232,6 +232,21 @@ static int set_metrics_by(struct dtl_opts *o, const char *a, char *err, size_t e
 	return 0;
 }
 
+static int set_metrics_cgroups(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(a, &end, 10);
+	if (errno || end == a || *end || v < 0 || v > 1000) {
+		snprintf(err, errlen, "bad --metrics-cgroups '%s' (want 0 to 1000)", a);
+		return -1;
+	}
+	o->metrics_cgroups = (unsigned int)v;
+	return 0;
+}
+
 static int set_listen(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	struct dtl_listen_addr addr;
@@ -363,6 +378,9 @@ static const struct opt opts[] = {
 	  "exposition (default vp)", PARSE(set_hist_by), "hist-by" },
 	{ "metrics-by", 0, REQ, "vp|cpu", NULL, "the per-CPU families' series in an exposition: "
 	  "one per VP (default) or per CPU", PARSE(set_metrics_by), "metrics-by" },
+	{ "metrics-cgroups", 0, REQ, "N", NULL, "who pays in an exposition: the N cgroups "
+	  "that lost the most (default 10, 0 none), the rest as other",
+	  PARSE(set_metrics_cgroups), "metrics-cgroups" },
 	{ "config", 0, REQ, "FILE", "Settings", "read settings from FILE instead of "
 	  "$XDG_CONFIG_HOME/dtltop/dtltoprc", PARSE(read_before), NULL },
 	{ "no-config", 0, NO, NULL, NULL, "read no settings file", PARSE(read_before), NULL },

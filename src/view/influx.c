@@ -31,7 +31,7 @@ static void influx_row(FILE *f, const struct dtl_model *m, const struct dtl_row 
 	fputs("dtl,host=", f);
 	tag(f, m->host && m->host[0] ? m->host : "unknown");
 	snprintf(id, sizeof(id), "%d", r->cpu);
-	fprintf(f, ",%s=", m->table->by_vp ? "vp" : "cpu");
+	fprintf(f, ",%s=", dtl_table__id_name(m->table));	/* cpu, vp, task or cgroup */
 	tag(f, dtl_row__label(r) ? dtl_row__label(r) : id);
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].kind == DTL_COL_TIMESTAMP || c[i].kind == DTL_COL_CPU ||

@@ -381,6 +381,82 @@ void dtl_metrics__down(FILE *f, bool om)
 	dtl_metrics__end(f, om);
 }
 
+static int by_steal(const void *a, const void *b)
+{
+	const struct dtl_row *x = a, *y = b;
+
+	return x->steal_us < y->steal_us ? 1 : x->steal_us > y->steal_us ? -1 :
+	       strcmp(x->name, y->name);
+}
+
+/* One figure of a who-pays row: 0 steal seconds, 1 involuntary preempts, 2 CPU seconds. */
+static void cgroup_line(FILE *f, int which, const char *name, const struct dtl_row *r)
+{
+	static const char *const metric[] = { "dtl_cgroup_steal_seconds_total",
+					      "dtl_cgroup_preempts_total",
+					      "dtl_cgroup_cpu_seconds_total" };
+	uint64_t invol = 0;
+
+	for (int i = 0; i <= DTL_N_PREEMPT; i++)
+		invol += (DTL_PREEMPT_INVOLUNTARY_MASK >> i) & 1 ? r->preempt[i] : 0;
+	fprintf(f, "%s{cgroup=\"", metric[which]);
+	label(f, name);
+	if (which == 1)
+		fprintf(f, "\"} %llu\n", (unsigned long long)invol);
+	else
+		fprintf(f, "\"} %.9g\n", which == 0 ? r->steal_us / 1e6 : r->oncpu_s);
+}
+
+/*
+ * Who pays, with a bound on series: the cgroups that lost the most since
+ * start by name, the rest summed as "other", the idle task apart as "idle".
+ * Which cgroups are named is decided at each scrape, so one that enters the
+ * top takes its past out of other (rate() reads that drop as a reset).
+ */
+static void cgroups(FILE *f, bool om, const struct dtl_model *m)
+{
+	static const char *const fam[] = { "dtl_cgroup_steal_seconds", "dtl_cgroup_preempts",
+					   "dtl_cgroup_cpu_seconds" };
+	static const char *const help[] = {
+		("Who pays: time lost to the hypervisor while a task of the cgroup was the one "
+		 "preempted (enqueue_to_dispatch plus ready_to_enqueue)."),
+		"Who pays: involuntary preempts that hit a task of the cgroup.",
+		"Who pays: the cgroup's time on its CPUs as the guest saw it (steal included).",
+	};
+	const struct dtl_tasks *t = m->table ? m->table->tasks : NULL;
+	size_t n = dtl_tasks__known(t) ? dtl_tasks__count(t, DTL_TASKS_BY_CGROUP) : 0, k = 0;
+	struct dtl_row *r, other = { 0 }, idle = { 0 };
+	bool have_idle = false;
+
+	if (!n || !m->metrics_cgroups || !(r = calloc(n, sizeof(*r))))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (dtl_tasks__row(t, DTL_TASKS_BY_CGROUP, i, DTL_SPAN_TOTAL, &r[k]))
+			continue;
+		if (strcmp(r[k].name, "idle") == 0)
+			idle = r[k], have_idle = true;
+		else
+			k++;
+	}
+	qsort(r, k, sizeof(*r), by_steal);
+	for (size_t i = m->metrics_cgroups; i < k; i++) {
+		other.steal_us += r[i].steal_us;
+		other.oncpu_s += r[i].oncpu_s;
+		for (int j = 0; j <= DTL_N_PREEMPT; j++)
+			other.preempt[j] += r[i].preempt[j];
+	}
+	for (int w = 0; w < 3; w++) {
+		family(f, om, fam[w], COUNTER, w == 1 ? NULL : "seconds", help[w]);
+		for (size_t i = 0; i < k && i < m->metrics_cgroups; i++)
+			cgroup_line(f, w, r[i].name, &r[i]);
+		if (k > m->metrics_cgroups)
+			cgroup_line(f, w, "other", &other);
+		if (have_idle)
+			cgroup_line(f, w, "idle", &idle);
+	}
+	free(r);
+}
+
 int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
 {
 	struct rows rs;
@@ -397,6 +473,8 @@ int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
 		migrations(f, om, &rs);
 	}
 	losses(f, om, &rs);
+	if (rs.dtl)
+		cgroups(f, om, m);
 	lpar(f, om, m);
 	verdict(f, om, m);
 	free(rs.r);

@@ -24,6 +24,7 @@ struct dtl_model {
 	unsigned long long intervals;	/* ended since the start */
 	enum dtl_hist_by hist_by;
 	enum dtl_metrics_by metrics_by;
+	unsigned int metrics_cgroups;	/* who pays: this many cgroups by name, the rest other */
 	const char *host;		/* where the figures come from (a recording's host) */
 	const char *source;		/* "sim", "debugfs" */
 	const char *detail;
