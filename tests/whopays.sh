@@ -73,6 +73,23 @@ expect_error "bad --metrics-cgroups" "bad --metrics-cgroups 'x'" --metrics-cgrou
 python3 -c 'import csv,sys; rows = list(csv.reader(open(sys.argv[1]))); sys.exit(not any(r[2] == "we\"ird[1000]" for r in rows))' \
 	"$tmp/q.csv" && ok || fail "a quote in a task name breaks the CSV: $(grep ird "$tmp/q.csv" | cut -c1-60)"
 
+# --- a recording keeps the switches: its replay's rows are the live run's, byte for byte
+"$DTLTOP" "$sim" --no-config -b -n 4 --group=task --csv -o "$tmp/live.csv" -w "$tmp/t.dtl" || fail "-w with tasks"
+"$DTLTOP" --no-config -r "$tmp/t.dtl" -b --group=task --csv | cmp -s - "$tmp/live.csv" && ok \
+	|| fail "the replay's task rows differ from the live run's"
+"$DTLTOP" --no-config -r "$tmp/t.dtl" -b --group=cgroup --csv | grep -q ',/batch.slice,' && ok || fail "replay: cgroups"
+# a recording of format 1.0 has none, and says so
+"$DTLTOP" --no-config -r tests/data/v1.0-sim.dtl -b -n 1 --group=task | grep -q '^(no task data: ' && ok \
+	|| fail "an old recording does not say it has no task data"
+# a cut switch record: the whole switches before the cut, a warning, no crash
+size=$(stat -c %s "$tmp/t.dtl")
+for cut in $((size / 3)) $((size / 2)) $((size - 100)); do
+	head -c "$cut" "$tmp/t.dtl" >"$tmp/tc.dtl"
+	"$DTLTOP" --no-config -r "$tmp/tc.dtl" -b --group=task --csv >/dev/null 2>"$tmp/tc.err"
+	rc=$?
+	[ "$rc" -lt 128 ] && grep -q warning "$tmp/tc.err" && ok || fail "cut at $cut: rc $rc, $(cat "$tmp/tc.err")"
+done
+
 # --- no switch stream: every view says so, the partition's row stays
 out=$("$DTLTOP" --sim=vcpus=4,clock=virtual --no-config -b -n 1 --group=task)
 grep -q '^(no task data: ' <<<"$out" && grep -qE '^ *all ' <<<"$out" && ok || fail "no task data not said: $out"

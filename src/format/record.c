@@ -9,6 +9,7 @@
  * more than DTL_REC_MAX_RAW for one.
  */
 #include "record.h"
+#include "switches.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -465,6 +466,20 @@ int dtl_rec_writer__stat_steal(struct dtl_rec_writer *w, unsigned int cpu, uint6
 	return value(w, DTL_REC_STAT_STEAL, cpu, ticks);
 }
 
+int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
+			     const struct dtl_switch *sw, size_t n)
+{
+	/* a record's body is at most 4 GB: a CPU's switches of one chunk are far less */
+	size_t len = dtl_rec_switches__size(sw, n);
+	uint8_t *p = n ? record(w, DTL_REC_SWITCHES, cpu, len) : NULL;
+
+	if (n && !p)
+		return -1;
+	if (p)
+		dtl_rec_switches__pack(p, sw, n);
+	return 0;
+}
+
 int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
 {
 	size_t n = strnlen(text, DTL_REC_LPARCFG_MAX);
@@ -543,6 +558,9 @@ struct dtl_rec_reader {
 	size_t len, pos;		/* the current chunk's records */
 	uint8_t *ent;			/* unpacked entries of the last record */
 	size_t entcap;
+	struct dtl_switch *sw;		/* unpacked switches of the last record, names in swtext */
+	char *swtext;
+	size_t swcap, swtextcap;
 	char warning[2048];
 	bool done;
 	bool complete;			/* the end marker was read */
@@ -736,6 +754,34 @@ fail:
 	return NULL;
 }
 
+/* A switches record into r's arrays (each switch takes at least 14 bytes); -1 out of memory. */
+static int unpack_switches(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
+			   struct dtl_rec_event *ev)
+{
+	size_t max = body / 14;
+	int bad;
+
+	if (r->swcap < max || r->swtextcap < body) {
+		free(r->sw);
+		free(r->swtext);
+		r->sw = malloc((max ? max : 1) * sizeof(*r->sw));
+		r->swtext = malloc(body ? body : 1);	/* names plus a NUL each fit the body */
+		r->swcap = r->sw ? max : 0;
+		r->swtextcap = r->swtext ? body : 0;
+		if (!r->sw || !r->swtext) {
+			snprintf(r->warning, sizeof(r->warning), "%s: out of memory", r->name);
+			r->done = true;
+			return -1;
+		}
+	}
+	ev->n = dtl_rec_switches__unpack(p, body, r->sw, max, r->swtext, r->swtextcap, &bad);
+	ev->switches = r->sw;
+	if (bad && !r->warning[0])
+		snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64 ": a task "
+			 "switch record is malformed; its rest was skipped", r->name, r->off);
+	return 0;
+}
+
 int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 {
 	while (!r->done) {
@@ -800,6 +846,10 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 				continue;
 			ev->value = get64(p);
 			return 1;
+		case DTL_REC_SWITCHES:
+			if (unpack_switches(r, p, body, ev))
+				return 0;
+			return 1;
 		case DTL_REC_LPARCFG:
 			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
 			ev->data = p;	/* text, not NUL-terminated */
@@ -835,5 +885,7 @@ void dtl_rec_reader__close(struct dtl_rec_reader *r)
 	free(r->z);
 	free(r->raw);
 	free(r->ent);
+	free(r->sw);
+	free(r->swtext);
 	free(r);
 }

@@ -16,11 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../dtl/switch.h"
 #include "../platform/cpuset.h"
 #include "../platform/topo.h"
 
 #define DTL_REC_MAJOR 1
-#define DTL_REC_MINOR 2
+#define DTL_REC_MINOR 3
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
 
@@ -55,6 +56,7 @@ enum dtl_rec_kind {
 	DTL_REC_LPARCFG = 9,		/* /proc/powerpc/lparcfg at the interval's end, text (1.2) */
 	DTL_REC_VPA_STEAL = 10,		/* cpu, the VPA's steal over the interval in ticks (1.2) */
 	DTL_REC_STAT_STEAL = 11,	/* cpu, /proc/stat's steal over the interval in ticks (1.2) */
+	DTL_REC_SWITCHES = 12,		/* cpu, task switches: who pays (1.3, switches.c) */
 };
 
 struct dtl_rec_event {
@@ -66,6 +68,7 @@ struct dtl_rec_event {
 	uint64_t ts_ns;
 	double interval_s;
 	uint64_t end_tb;		/* the source's timebase at the tick; 0 unknown */
+	const struct dtl_switch *switches;	/* SWITCHES: n of them, valid until the next call */
 };
 
 struct dtl_rec_writer;
@@ -86,6 +89,9 @@ int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text);
 /* The VPA's steal of a CPU over the interval, for a replay's steal_vpa_diff_pct. */
 int dtl_rec_writer__vpa_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
 int dtl_rec_writer__stat_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
+/* A CPU's task switches, written before the entries they came with. */
+int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
+			     const struct dtl_switch *sw, size_t n);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb);

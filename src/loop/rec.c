@@ -54,7 +54,10 @@ void loop_rec_failed(struct dtl_loop *l)
 
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 {
-	if (l->rec && (dtl_rec_writer__entries(l->rec, c->cpu, c->data, c->n, c->lost, c->bad) ||
+	/* switches first: a replay feeds them before the entries, as the loop did live */
+	if (l->rec && ((c->nswitches &&
+			dtl_rec_writer__switches(l->rec, c->cpu, c->switches, c->nswitches)) ||
+		       dtl_rec_writer__entries(l->rec, c->cpu, c->data, c->n, c->lost, c->bad) ||
 		       dtl_rec_writer__gaps(l->rec, c->cpu, c->gaps) ||
 		       (c->have_vpa_steal && dtl_rec_writer__vpa_steal(l->rec, c->cpu, c->vpa_steal)) ||
 		       (c->have_stat_steal && dtl_rec_writer__stat_steal(l->rec, c->cpu, c->stat_steal))))

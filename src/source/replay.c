@@ -340,6 +340,14 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			c->bad = ev.kind == DTL_REC_BAD ? ev.value : 0;
 			c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0;
 			return 1;
+		case DTL_REC_SWITCHES:
+			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
+				continue;
+			memset(c, 0, sizeof(*c));
+			c->cpu = ev.cpu;
+			c->switches = ev.switches;
+			c->nswitches = ev.n;
+			return 1;
 		case DTL_REC_END:
 			continue;
 		case DTL_REC_MASK:

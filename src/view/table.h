@@ -27,7 +27,7 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 		    uint64_t ts_ns);
 /* Why a task or cgroup grouping has no rows, for every view to say the same. */
 #define DTL_NO_TASKS "this source gives no task switches (the simulator needs --sim=tasks=...; " \
-	"recordings and perf.data files hold none yet)"
+	"the live PMU, perf.data files and recordings before format 1.3 hold none)"
 /* The first column's heading, "CPU" .. "CGROUP", and its width: the longest name up to max. */
 const char *dtl_table__id_head(const struct dtl_table *t);
 int dtl_table__id_width(const struct dtl_table *t, int max);

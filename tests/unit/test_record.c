@@ -74,6 +74,13 @@ static size_t write_sample(const char *root)
 		CHECK_EQ(dtl_rec_writer__lparcfg(w, t == 2 ? "purr=2\ntbr=9\n" : "purr=1\n"), 0);
 		CHECK_EQ(dtl_rec_writer__vpa_steal(w, 5, 1000 + (uint64_t)t), 0);
 		CHECK_EQ(dtl_rec_writer__stat_steal(w, 4, 2000 + (uint64_t)t), 0);
+		{
+			struct dtl_switch sw[2] = { { 100 + (uint64_t)t, 0, NULL, NULL },
+						    { 200 + (uint64_t)t, 42, "db", "/db.slice" } };
+
+			CHECK_EQ(dtl_rec_writer__switches(w, 2, sw, 2), 0);
+			CHECK_EQ(dtl_rec_writer__switches(w, 2, sw, 0), 0);	/* nothing written */
+		}
 		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + (uint64_t)(t + 1) * 500000000ull, 0.5,
 					      7000 * (uint64_t)(t + 1)), 0);
 	}
@@ -94,7 +101,7 @@ TEST(recording_reads_back_every_record_exactly)
 	uint8_t want[48 * 40];
 	char err[512];
 	int entries_recs = 0, ticks = 0, lost = 0, bad = 0, masks = 0, cpus = 0, gaps = 0;
-	int lparcfgs = 0, vpas = 0, stats = 0;
+	int lparcfgs = 0, vpas = 0, stats = 0, switches = 0;
 	FILE *f;
 
 	write_sample(root);
@@ -142,6 +149,16 @@ TEST(recording_reads_back_every_record_exactly)
 			CHECK_EQ(ev.value, 1000 + (uint64_t)ticks);
 			vpas++;
 			break;
+		case DTL_REC_SWITCHES:
+			CHECK_EQ(ev.cpu, 2);
+			CHECK_EQ(ev.n, 2);
+			CHECK_EQ(ev.switches[0].tb, 100 + (uint64_t)ticks);
+			CHECK(ev.switches[0].comm == NULL && ev.switches[0].pid == 0);
+			CHECK_EQ(ev.switches[1].pid, 42);
+			CHECK_STR(ev.switches[1].comm, "db");
+			CHECK_STR(ev.switches[1].cgroup, "/db.slice");
+			switches++;
+			break;
 		case DTL_REC_LPARCFG:
 			/* before its interval's tick, the text as written */
 			CHECK(ev.n == (ticks == 2 ? 13u : 7u));
@@ -158,6 +175,7 @@ TEST(recording_reads_back_every_record_exactly)
 	CHECK_EQ(lparcfgs, 3);
 	CHECK_EQ(vpas, 3);
 	CHECK_EQ(stats, 3);
+	CHECK_EQ(switches, 3);
 	CHECK_EQ(lost, 3);
 	CHECK_EQ(bad, 3);
 	CHECK_EQ(masks, 1);

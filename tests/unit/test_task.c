@@ -288,3 +288,54 @@ TEST(ksyms_names_addresses_and_says_when_hidden)
 	CHECK(k != NULL);
 	dtl_ksyms__free(k);
 }
+
+#include "format/switches.h"
+
+TEST(switches_round_trip_and_refuse_what_is_cut_or_garbage)
+{
+	char big[200];
+	struct dtl_switch in[3] = {
+		{ 1000, 0, NULL, NULL },
+		{ 2000, 42, "db", "/system.slice/db.service" },
+		{ 3000, -7, "a-very-long-comm-name", big },
+	}, out[8];
+	uint8_t buf[1024], junk[64];
+	char text[1024];
+	size_t len, n;
+	int bad;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	big[0] = '/';
+	len = dtl_rec_switches__size(in, 3);
+	CHECK_EQ(len, 14 + 14 + 2 + 24 + 14 + 16 + 127);
+	dtl_rec_switches__pack(buf, in, 3);
+	n = dtl_rec_switches__unpack(buf, len, out, 8, text, sizeof(text), &bad);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(out[0].tb, 1000);
+	CHECK(out[0].comm == NULL && out[0].cgroup == NULL);
+	CHECK_EQ(out[1].pid, 42);
+	CHECK_STR(out[1].comm, "db");
+	CHECK_STR(out[1].cgroup, "/system.slice/db.service");
+	CHECK_EQ(out[2].pid, -7);
+	CHECK_STR(out[2].comm, "a-very-long-comm");	/* 16 bytes kept */
+	CHECK_EQ(strlen(out[2].cgroup), 127);
+	/* cut anywhere: the whole switches before the cut, and bad */
+	for (size_t cut = 1; cut < len; cut++) {
+		n = dtl_rec_switches__unpack(buf, cut, out, 8, text, sizeof(text), &bad);
+		CHECK(n < 3);
+		CHECK(bad || cut == 14 || cut == 14 + 14 + 2 + 24);
+	}
+	/* garbage: lengths past their bounds are refused, nothing read past len */
+	memset(junk, 0xff, sizeof(junk));
+	n = dtl_rec_switches__unpack(junk, sizeof(junk), out, 8, text, sizeof(text), &bad);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(bad, 1);
+	/* names that do not fit the text buffer come out unknown, not cut */
+	n = dtl_rec_switches__unpack(buf, len, out, 8, text, 2, &bad);
+	CHECK_EQ(n, 3);
+	CHECK(out[1].comm == NULL);
+	/* no more than max */
+	CHECK_EQ(dtl_rec_switches__unpack(buf, len, out, 2, text, sizeof(text), &bad), 2);
+}
