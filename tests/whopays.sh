@@ -90,6 +90,16 @@ for cut in $((size / 3)) $((size / 2)) $((size - 100)); do
 	[ "$rc" -lt 128 ] && grep -q warning "$tmp/tc.err" && ok || fail "cut at $cut: rc $rc, $(cat "$tmp/tc.err")"
 done
 
+# --- the report: who pays over time, its table's figures the CSV's
+"$DTLTOP" "$sim" --no-config -b -n 20 --group=task --csv -o "$tmp/r.csv" --report "$tmp/r.html" || fail "--report"
+want=$(awk -F, -v s="$s" '$3 == "db[1000]" { t += $s } END { printf "%.3f", t / 1e6 / 20 }' "$tmp/r.csv")
+got=$(grep -o '<tr><td>db\[1000\]</td><td>[0-9.]*' "$tmp/r.html" | sed 's/.*<td>//')
+[ -n "$got" ] && [ "$got" = "$want" ] && ok || fail "report: db[1000] steal $got cores, the CSV says $want"
+grep -q '<tr><td>/system.slice/db.service</td>' "$tmp/r.html" && grep -c '<svg' "$tmp/r.html" | grep -qv '^0$' \
+	&& ok || fail "report: no cgroup table or no chart"
+"$DTLTOP" --no-config -r tests/data/v1.0-sim.dtl -b -o /dev/null --report "$tmp/old.html" &&
+	grep -q 'No task data in this source' "$tmp/old.html" && ok || fail "report of an old recording: no 'no task data'"
+
 # --- no switch stream: every view says so, the partition's row stays
 out=$("$DTLTOP" --sim=vcpus=4,clock=virtual --no-config -b -n 1 --group=task)
 grep -q '^(no task data: ' <<<"$out" && grep -qE '^ *all ' <<<"$out" && ok || fail "no task data not said: $out"

@@ -44,6 +44,8 @@ static bool grow(struct rp *r)
 	GROW(r->steal, cap * r->nrows);
 	GROW(r->p99, cap * r->nrows);
 #undef GROW
+	if (!rp_payers__grow(r, cap))
+		return false;
 	r->cap = cap;
 	return true;
 }
@@ -125,6 +127,7 @@ static void keep(struct rp *r, const struct dtl_model *m)
 		r->p99[i * r->nrows + k] = ok || !(w.known & DTL_KNOWN_DTL) || !w.dispatches ?
 			NAN : (float)w.lat_p99_us;
 	}
+	rp_payers__keep(r, m, i);
 	r->n++;
 }
 
@@ -225,6 +228,7 @@ static void rp_free(struct rp *r)
 	free(r->p99);
 	free(r->imask);
 	free(r->verdict);
+	rp_payers__free(r);
 }
 
 int dtl_report__close(struct dtl_view *v, int rc)

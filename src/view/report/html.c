@@ -365,6 +365,7 @@ int rp_write_html(FILE *f, const struct rp *r)
 	rc |= reasons_chart(f, r, "Dispatch reasons", r->dispatch, DTL_N_DISPATCH + 1,
 			    dtl_dispatch__name);
 	rc |= rp_multiples(f, r, o);
+	rc |= rp_payers__html(f, r);
 	fputs("<p class=\"note\">Made by dtltop from the same figures as its CSV; the rules behind "
 	      "the words above are in man dtltop, READING THE FIGURES.</p>\n</body>\n</html>\n", f);
 	free(o);

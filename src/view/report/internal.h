@@ -22,6 +22,14 @@ enum rp_series {
 
 #define RP_NO_STEAL UINT16_MAX	/* a row offline in an interval */
 
+/* Who pays: steal in cores per interval, by name (payers.c); past the last slot, "other". */
+#define RP_PAYER_NAMES 256
+struct rp_payers {
+	size_t n;
+	char name[RP_PAYER_NAMES][128];
+	double *v[RP_PAYER_NAMES];	/* [k][interval] */
+};
+
 struct rp {
 	size_t n, cap;			/* intervals kept */
 	double *t;			/* each interval's end, seconds since the epoch */
@@ -46,6 +54,8 @@ struct rp {
 	struct dtl_lparcfg lparcfg;
 	struct dtl_row total;		/* the partition since start */
 	bool have_total;
+	struct rp_payers payers[2];	/* by process, by cgroup */
+	bool payers_known;		/* the source gave task switches */
 };
 
 /* A row of the heatmap and its mean steal over the span: rows rank worst first. */
@@ -67,5 +77,10 @@ int rp_write_html(FILE *f, const struct rp *r);
 /* rows.c: the heatmap and the small multiples of the worst rows (o: the ranking). */
 int rp_heatmap(FILE *f, const struct rp *r, const struct rp_ranked *o);
 int rp_multiples(FILE *f, const struct rp *r, const struct rp_ranked *o);
+/* payers.c: who pays, kept at each interval i and drawn at the end. */
+bool rp_payers__grow(struct rp *r, size_t cap);
+void rp_payers__keep(struct rp *r, const struct dtl_model *m, size_t i);
+void rp_payers__free(struct rp *r);
+int rp_payers__html(FILE *f, const struct rp *r);
 
 #endif
