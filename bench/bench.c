@@ -45,6 +45,8 @@
 #include "format/record.h"
 #include "source/source.h"
 #include "stats/stats.h"
+#include "stats/task.h"
+#include "stats/task.h"
 #include "tui/tui.h"
 #include "view/http.h"
 #include "view/metrics.h"
@@ -147,6 +149,83 @@ static void bench_decode(void)
 	dtl_stats__delete(st);
 	dtl_source__close(s);
 	free(buf), free(dst), free(chunks);
+}
+
+/*
+ * Who pays: the same capture with the simulator's tasks, its switches and
+ * entries charged (task.c), against the stats alone in the same run.
+ */
+static void bench_whopays(void)
+{
+	const size_t want = 1000000;
+	struct dtl_source_opts o = { 0 };
+	char err[256];
+	struct dtl_source *s;
+	uint8_t *buf = malloc(want * 48 + 85 * 48);
+	struct chunk *chunks = malloc(sizeof(*chunks) * want);
+	struct dtl_switch *sw = NULL;
+	size_t *swoff = malloc(sizeof(*swoff) * (want + 1)), nsw = 0, swcap = 0, n = 0, nc = 0;
+	double t_stats = 1e9, t_tasks = 1e9, t0;
+	struct dtl_chunk c;
+
+	o.backend = "sim";
+	o.sim_params = "vcpus=1920,clock=virtual,busy=0.1,poll=20,other=0,"
+		       "tasks=db:3:/system.slice/db.service+web:2:/system.slice/nginx.service+"
+		       "batch:1:/batch.slice+cron:1:/system.slice/cron.service";
+	o.seed = 1;
+	o.mask = DTL_MASK_ALL;
+	s = dtl_source__open(&o, err, sizeof(err));
+	if (!s || !buf || !chunks || !swoff) {
+		fprintf(stderr, "bench: %s\n", s ? "out of memory" : err);
+		exit(1);
+	}
+	while (n < want) {
+		dtl_source__tick(s, 100000000);
+		while (n < want && nc < want && dtl_source__read(s, &c) > 0) {
+			if (nsw + c.nswitches > swcap) {
+				swcap = (nsw + c.nswitches) * 2;
+				sw = realloc(sw, swcap * sizeof(*sw));
+			}
+			memcpy(sw + nsw, c.switches, c.nswitches * sizeof(*sw));
+			swoff[nc] = nsw;
+			nsw += c.nswitches;
+			memcpy(buf + n * 48, c.data, c.n * 48);
+			chunks[nc++] = (struct chunk){ c.cpu, n * 48, c.n };
+			n += c.n;
+		}
+	}
+	swoff[nc] = nsw;
+	for (int r = 0; r < 3; r++) {
+		struct dtl_stats *st = dtl_stats__new(1920, DTL_DEFAULT_TB_FREQ);
+		struct dtl_tasks *t = dtl_tasks__new(1920, DTL_DEFAULT_TB_FREQ);
+
+		for (unsigned int i = 0; i < 1920; i++)
+			dtl_stats__set_online(st, i, true);
+		t0 = cpu_s();
+		for (size_t i = 0; i < nc; i++)
+			dtl_stats__add_entries(st, chunks[i].cpu, buf + chunks[i].off, chunks[i].n);
+		t0 = cpu_s() - t0;
+		t_stats = t0 < t_stats ? t0 : t_stats;
+		t0 = cpu_s();
+		for (size_t i = 0; i < nc; i++) {
+			for (size_t k = swoff[i]; k < swoff[i + 1]; k++)
+				dtl_tasks__switch(t, chunks[i].cpu, &sw[k]);
+			dtl_tasks__add_entries(t, chunks[i].cpu, buf + chunks[i].off, chunks[i].n);
+		}
+		t0 = cpu_s() - t0;
+		t_tasks = t0 < t_tasks ? t0 : t_tasks;
+		dtl_tasks__delete(t);
+		dtl_stats__delete(st);
+	}
+	printf("who pays (--group=task): %zu entries and %zu switches over 1920 vCPUs, best of 3\n",
+	       n, nsw);
+	printf("  attribution   %8.1f M entries/s  (%.2f ns/entry, switches included)\n",
+	       n / t_tasks / 1e6, t_tasks / n * 1e9);
+	printf("  stats         %8.1f M entries/s  (baseline, the same entries)\n", n / t_stats / 1e6);
+	printf("  ratio         %8.2fx the stats  (what --group=task adds on top of them)\n",
+	       t_tasks / t_stats);
+	dtl_source__close(s);
+	free(buf), free(chunks), free(sw), free(swoff);
 }
 
 /* how: 0 the table, 1 with a filter that lets every row through, 2 the detail pane of CPU 0 */
@@ -809,6 +888,7 @@ int main(int argc, char **argv)
 			const char *name;
 			void (*fn)(void);
 		} one[] = { { "exposition", bench_exposition }, { "decode", bench_decode },
+			    { "whopays", bench_whopays },
 			    { "frame", bench_frame }, { "aux", bench_aux }, { "reopen", bench_reopen },
 			    { "record", bench_record } };
 
@@ -825,7 +905,7 @@ int main(int argc, char **argv)
 				one[i].fn();
 				return 0;
 			}
-		fprintf(stderr, "bench: ONLY=%s: exposition, decode, frame, aux, reopen, record, "
+		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, frame, aux, reopen, record, "
 			"report or idle\n", only);
 		return 2;
 	}
@@ -860,6 +940,7 @@ int main(int argc, char **argv)
 	printf("  vcpus=16      %8.1f MiB\n", kb_small / 1024.0);
 	printf("  ratio         %8.2fx\n", (double)kb_big / (double)kb_small);
 	bench_decode();
+	bench_whopays();
 	bench_frame();
 	bench_aux();
 	bench_reopen();
