@@ -16,6 +16,7 @@
 #include "counts.h"
 
 #define NAME_LEN 128
+#define OTHER_PID INT32_MAX	/* the row of every task past DTL_TASKS_MAX */
 
 struct task {
 	int32_t pid;
@@ -165,7 +166,7 @@ static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
 		k = grow(t);
 		if (!k)
 			return -1;
-		k->pid = -1;
+		k->pid = OTHER_PID;	/* no pid's, and not -1: that is the partition's row id */
 		k->cgroup = -1;
 		snprintf(k->name, sizeof(k->name), "other");
 		return DTL_TASKS_MAX - 1;
@@ -476,12 +477,12 @@ static int by_count(const void *a, const void *b)
 	return x->n < y->n ? 1 : x->n > y->n ? -1 : (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-/* A task's index from its row's id (its pid; -1 the "other" row); -1 none. */
+/* A task's index from its row's id (its pid; OTHER_PID the "other" row); -1 none. */
 static long index_of(const struct dtl_tasks *t, int pid)
 {
 	size_t h;
 
-	if (pid < 0)
+	if (pid == OTHER_PID)
 		return t->ntask == DTL_TASKS_MAX ? DTL_TASKS_MAX - 1 : -1;
 	for (h = ((uint32_t)pid * 2654435761u) % t->nslot; t->slot[h]; h = (h + 1) % t->nslot)
 		if (t->task[t->slot[h] - 1].pid == pid)

@@ -167,6 +167,7 @@ TEST(tasks_past_the_table_share_one_row_and_queues_stay_bounded)
 	CHECK_EQ(dtl_tasks__count(t, DTL_TASKS_BY_TASK), DTL_TASKS_MAX);
 	CHECK(find(t, DTL_TASKS_BY_TASK, "other", &row, DTL_SPAN_INTERVAL) >= 0);
 	CHECK_EQ(row.dispatches, 1);
+	CHECK(row.cpu != DTL_ROW_ALL && row.cpu != DTL_ROW_SELECTED);	/* no aggregate's id */
 	dtl_tasks__delete(t);
 }
 
