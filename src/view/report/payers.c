@@ -14,6 +14,7 @@
 
 #define TOP_CHART 7
 #define TOP_TABLE 10
+#define LEGEND_W 20	/* characters of a name beside a chart: a path keeps its end */
 
 bool rp_payers__grow(struct rp *r, size_t cap)
 {
@@ -88,6 +89,7 @@ static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const c
 	double tot[RP_PAYER_NAMES], all = 0, hi = 0;
 	double *pick[TOP_CHART + 1], *rest = calloc(r->n ? r->n : 1, sizeof(*rest));
 	const char *names[TOP_CHART + 1];
+	char label[TOP_CHART][LEGEND_W + 1];
 	struct rp_chart c;
 	char title[160];
 
@@ -106,8 +108,18 @@ static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const c
 		}
 	}
 	shown = n > TOP_CHART ? TOP_CHART : n;
-	for (size_t k = 0; k < shown; k++)
-		pick[k] = p->v[order[k]], names[k] = p->name[order[k]];
+	for (size_t k = 0; k < shown; k++) {
+		const char *nm = p->name[order[k]];
+		size_t l = strlen(nm);
+
+		if (l > LEGEND_W) {
+			const char *tail = nm + l - (LEGEND_W - 3), *slash = strchr(tail, '/');
+
+			snprintf(label[k], sizeof(label[k]), "...%s", slash && slash[1] ? slash : tail);
+		} else
+			snprintf(label[k], sizeof(label[k]), "%s", nm);
+		pick[k] = p->v[order[k]], names[k] = label[k];
+	}
 	for (size_t k = shown; k < n; k++)
 		for (size_t i = 0; i < r->n; i++)
 			rest[i] += p->v[order[k]][i];
