@@ -395,4 +395,29 @@ awk -v g="$groups" -v t="$total" 'BEGIN { n = split(g, a, " "); for (i = 1; i <=
 	|| fail "-d 2 over 5 intervals: $groups (total $total)"
 expect_error "pool with dedicated" "pool= is for shared processors" --sim=dedicated=1,pool=4 -b -n 1
 
+# --- --rotate: FILE.1, FILE.2, ... each a whole recording; -r FILE replays the set as one
+rot() { rm -f "$tmp"/rot.dtl*; "$DTLTOP" --no-config --sim=vcpus=8,clock=virtual -b -n 20 --csv -o "$tmp/rot.csv" \
+	-w "$tmp/rot.dtl" --rotate "$1"; }
+rot 5s || fail "--rotate 5s"
+[ "$(ls "$tmp"/rot.dtl.* | wc -l)" = 4 ] && [ ! -e "$tmp/rot.dtl" ] && ok || fail "--rotate 5s: $(ls "$tmp"/rot.dtl*)"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>"$tmp/rot.err" | cmp -s - "$tmp/rot.csv" && [ ! -s "$tmp/rot.err" ] \
+	&& ok || fail "the replay of a rotated set differs from the live run: $(cat "$tmp/rot.err")"
+# KEEP: the newest two stay, and replay as the live run's last ten intervals
+rot 5s,2 || fail "--rotate 5s,2"
+[ "$(cd "$tmp" && ls rot.dtl.* | tr '\n' ' ')" = "rot.dtl.3 rot.dtl.4 " ] && ok || fail "KEEP 2: $(ls "$tmp"/rot.dtl*)"
+{ head -1 "$tmp/rot.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:00:10.999Z"' "$tmp/rot.csv"; } >"$tmp/tail.csv"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv | cmp -s - "$tmp/tail.csv" && ok || fail "KEEP 2: the set's replay is not the live tail"
+# by size: a new file past it (checked at each interval's end), the whole still replays as one
+rot 30k || fail "--rotate 30k"
+[ "$(ls "$tmp"/rot.dtl.* | wc -l)" -ge 3 ] && ok || fail "--rotate 30k: $(ls -l "$tmp"/rot.dtl*)"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv | cmp -s - "$tmp/rot.csv" && ok || fail "--rotate 30k: replay differs"
+# a hole in the set is said, not skipped silently
+rot 5s; rm "$tmp/rot.dtl.3"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>&1 >/dev/null | grep -q 'rot.dtl.3: No such file.*ends at .*rot.dtl.2' \
+	&& ok || fail "a hole in a rotated set went unsaid"
+expect_error "rotate without -w" "--rotate needs -w FILE" --sim=vcpus=2 -b -n 1 --rotate 1h
+expect_error "rotate bad unit" "bad --rotate '5x'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 5x
+expect_error "rotate too small" "bad --rotate '1k'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1k
+expect_error "rotate keep 0" "bad --rotate '1h,0'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1h,0
+
 finish

@@ -33,6 +33,9 @@ struct dtl_loop {
 	char status[512];
 	struct dtl_rec_writer *rec;
 	double rec_s;		/* data seconds recorded, for the rate -w writes at */
+	double rec_file_s;	/* of them, in the file being written (--rotate) */
+	uint64_t rec_bytes_done;	/* bytes of the files --rotate closed */
+	unsigned int rec_seq;	/* --rotate: the N of FILE.N being written */
 	char rec_rate[80];
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	int exit_code;
@@ -106,6 +109,8 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen);
 void loop_rec_failed(struct dtl_loop *l);
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
 void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
+/* --rotate: the file begun at the last interval's end, closed with none in it, goes. */
+void loop_rec_drop_empty(struct dtl_loop *l);
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);

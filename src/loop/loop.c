@@ -454,7 +454,8 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	if (l->rec && dtl_rec_writer__close(l->rec, err, sizeof(err))) {
 		fprintf(stderr, "dtltop: %s\n", err);
 		rc = rc ? rc : 1;
-	}
+	} else if (l->rec)
+		loop_rec_drop_empty(l);
 	if (!rc)
 		rc = l->exit_code;
 	loop_witness_close(l);

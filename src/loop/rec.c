@@ -3,16 +3,29 @@
  * rec.c - -w: the recording follows what the loop sees, and a failed write
  * stops the recording, not the monitor (the exit status says so).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../format/recset.h"
 #include "../version.h"
 #include "internal.h"
+
+/* FILE, or with --rotate FILE.N */
+static void rec_path(const struct dtl_loop *l, unsigned int seq, char *buf, size_t len)
+{
+	if (l->o.rotate_bytes || l->o.rotate_s)
+		dtl_rec_set__path(l->o.write, seq, buf, len);
+	else
+		snprintf(buf, len, "%s", l->o.write);
+}
 
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 {
 	struct dtl_rec_meta m;
 	uint64_t clk;
+	char path[4200];
 
 	memset(&m, 0, sizeof(m));
 	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "%s", DTLTOP_VERSION);
@@ -36,8 +49,67 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 			       sizeof(m.lparcfg)) < 0)
 		m.lparcfg[0] = '\0';
 	l->recorded_cpus = m.cpus;
-	l->rec = dtl_rec_writer__open(l->o.write, &m, err, errlen);
+	if (!l->rec_seq)
+		l->rec_seq = 1;
+	rec_path(l, l->rec_seq, path, sizeof(path));
+	l->rec = dtl_rec_writer__open(path, &m, err, errlen);
+	l->rec_file_s = 0;
 	return l->rec ? 0 : -1;
+}
+
+void loop_rec_drop_empty(struct dtl_loop *l)
+{
+	char path[4200];
+
+	if ((l->o.rotate_bytes || l->o.rotate_s) && l->rec_seq > 1 && l->rec_file_s <= 0) {
+		rec_path(l, l->rec_seq, path, sizeof(path));
+		unlink(path);
+	}
+}
+
+/*
+ * --rotate: past the size or the time, the file is closed whole (with its
+ * end marker) at an interval's end and FILE.N+1 begins, a recording of its
+ * own that starts where this one ended; past KEEP files the oldest goes.
+ */
+static void rotate(struct dtl_loop *l)
+{
+	char err[4096];
+	uint64_t bytes = dtl_rec_writer__bytes(l->rec);
+
+	if (!(l->o.rotate_bytes && bytes >= l->o.rotate_bytes) &&
+	    !(l->o.rotate_s > 0 && l->rec_file_s >= l->o.rotate_s - 1e-9))
+		return;
+	if (dtl_rec_writer__close(l->rec, err, sizeof(err))) {
+		l->rec = NULL;
+		snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
+		if (!loop_interactive(l))
+			fprintf(stderr, "dtltop: recording stopped: %s\n", err);
+		l->exit_code = 1;
+		return;
+	}
+	l->rec = NULL;
+	l->rec_bytes_done += bytes;
+	l->rec_seq++;
+	if (loop_rec_open(l, err, sizeof(err))) {
+		snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
+		if (!loop_interactive(l))
+			fprintf(stderr, "dtltop: recording stopped: %s\n", err);
+		l->exit_code = 1;
+		return;
+	}
+}
+
+/* Past KEEP files the oldest goes, once the newest holds an interval (an empty one may not stay). */
+static void prune(struct dtl_loop *l)
+{
+	char old[4200];
+
+	if (!l->o.rotate_keep || l->rec_seq <= l->o.rotate_keep)
+		return;
+	rec_path(l, l->rec_seq - l->o.rotate_keep, old, sizeof(old));
+	if (unlink(old) && errno != ENOENT && !loop_interactive(l))
+		fprintf(stderr, "dtltop: warning: %s: %s\n", old, strerror(errno));
 }
 
 void loop_rec_failed(struct dtl_loop *l)
@@ -80,8 +152,16 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 {
 	if (l->rec && dtl_rec_writer__tick(l->rec, ts, secs, end_tb))
 		loop_rec_failed(l);
-	else if (l->rec)
+	else if (l->rec) {
+		bool first = l->rec_file_s <= 0;
+
 		l->rec_s += secs;
+		l->rec_file_s += secs;
+		if (first && l->rec_seq > 1)
+			prune(l);
+		if (l->o.rotate_bytes || l->o.rotate_s)
+			rotate(l);
+	}
 }
 
 /* "-w 1.2 MB/s (4.3 GB/h), 36 MB": the rate a recording grows at, for the status line. */
@@ -94,7 +174,7 @@ void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!l->rec || l->rec_s <= 0)
 		return;
-	bytes = (double)dtl_rec_writer__bytes(l->rec);
+	bytes = (double)(l->rec_bytes_done + dtl_rec_writer__bytes(l->rec));
 	rate = bytes / l->rec_s;
 	hour = rate * 3600;
 	for (; rate >= 1000 && a < 4; a++)

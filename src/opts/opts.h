@@ -31,6 +31,9 @@ struct dtl_opts {
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */
+	uint64_t rotate_bytes;	/* --rotate: a new FILE.N past this size, or */
+	double rotate_s;	/* this many seconds of data; 0 neither */
+	unsigned int rotate_keep;	/* the newest this many kept; 0 all */
 	bool have_interval;
 	bool have_mask;		/* -e given */
 	bool have_format;	/* --format or --csv given */

@@ -29,6 +29,10 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 	/* who pays: the worst first, as top puts the busiest first */
 	if (o->group != DTL_ROW_CPU_VP && !o->sort)
 		o->sort_col = dtl_cols__find("steal_us");
+	if ((o->rotate_bytes || o->rotate_s) && !o->write) {
+		snprintf(err, errlen, "--rotate needs -w FILE");
+		return -1;
+	}
 	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");

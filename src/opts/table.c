@@ -73,6 +73,45 @@ static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen
 	return 0;
 }
 
+/* SIZE (k, M, G: powers of 1000) or DURATION (s, m, h, d), then ,KEEP. */
+static int set_rotate(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	char *end, *keep_end;
+	double v;
+	long keep = 0;
+
+	errno = 0;
+	v = strtod(a, &end);
+	if (errno || end == a || !(v > 0) || !isfinite(v))
+		goto bad;
+	switch (*end) {
+	case 'k': o->rotate_bytes = (uint64_t)(v * 1e3); end++; break;
+	case 'M': o->rotate_bytes = (uint64_t)(v * 1e6); end++; break;
+	case 'G': o->rotate_bytes = (uint64_t)(v * 1e9); end++; break;
+	case 's': o->rotate_s = v; end++; break;
+	case 'm': o->rotate_s = v * 60; end++; break;
+	case 'h': o->rotate_s = v * 3600; end++; break;
+	case 'd': o->rotate_s = v * 86400; end++; break;
+	default: goto bad;
+	}
+	if (*end == ',') {
+		errno = 0;
+		keep = strtol(end + 1, &keep_end, 10);
+		if (errno || keep_end == end + 1 || *keep_end || keep < 1 || keep > 100000)
+			goto bad;
+		end = keep_end;
+	}
+	if (*end || (o->rotate_bytes && o->rotate_bytes < 4096))
+		goto bad;
+	o->rotate_keep = (unsigned int)keep;
+	return 0;
+bad:
+	o->rotate_bytes = 0, o->rotate_s = 0;
+	snprintf(err, errlen, "bad --rotate '%s' (want SIZE as 500M or 2G, at least 4k, or a "
+		 "time as 30m or 1d; then ,KEEP to keep the newest KEEP files)", a);
+	return -1;
+}
+
 static int set_output(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0]) {
@@ -333,6 +372,9 @@ static const struct opt opts[] = {
 	  PARSE(set_root), NULL },
 	{ "write", 'w', REQ, "FILE", NULL, "record every raw DTL entry to FILE (new file)",
 	  PARSE(set_write), NULL },
+	{ "rotate", 0, REQ, "SIZE|TIME[,KEEP]", NULL, "with -w: FILE.1, FILE.2, ..., a new one "
+	  "past SIZE (500M) or TIME (1h), the newest KEEP kept; -r FILE replays the set",
+	  PARSE(set_rotate), NULL },
 	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
 	  PARSE(set_events), "events" },
 	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", PARSE(set_cpu), "cpu" },

@@ -22,6 +22,7 @@
 #include "../dtl/dtl.h"
 #include "../format/perfdata.h"
 #include "../format/record.h"
+#include "../format/recset.h"
 #include "backend.h"
 
 struct replay {
@@ -43,6 +44,10 @@ struct replay {
 	char import_warning[2048];	/* a damaged perf.data's */
 	char cut_warning[4200];
 	char lparcfg[DTL_REC_LPARCFG_MAX + 1];	/* the latest recorded (1.2) */
+	/* a rotated set (recset.h): base.first, ..., base.seq being read */
+	bool set;
+	char base[4096];
+	unsigned int first, seq;
 };
 
 /*
@@ -219,6 +224,20 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 		return -1;
 	}
 	dtl_rec_reader__close(p->r);
+	p->r = NULL;
+	if (p->set && p->seq != p->first) {
+		FILE *f;
+
+		dtl_rec_set__path(p->base, p->first, p->name, sizeof(p->name));
+		f = fopen(p->name, "rb");
+		if (!f) {
+			snprintf(err, errlen, "%s: %s", p->name, strerror(errno));
+			return -1;
+		}
+		fclose(p->f);
+		p->f = f;
+		p->seq = p->first;
+	}
 	rewind(p->f);
 	p->r = dtl_rec_reader__open(p->f, p->name, &m, err, errlen);
 	if (!p->r)
@@ -231,6 +250,7 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		       char *err, size_t errlen)
 {
 	struct replay *p = calloc(1, sizeof(*p));
+	int rc;
 	char when[40];
 	time_t t;
 	struct tm tm;
@@ -239,13 +259,25 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (open_input(p, o, err, errlen)) {
+	if (dtl_rec_set__find(o->replay, &p->first)) {
+		struct dtl_source_opts one = *o;
+
+		p->set = true;
+		p->seq = p->first;
+		snprintf(p->base, sizeof(p->base), "%s", o->replay);
+		dtl_rec_set__path(o->replay, p->first, p->name, sizeof(p->name));
+		one.replay = p->name;
+		rc = open_input(p, &one, err, errlen);
+	} else {
+		rc = open_input(p, o, err, errlen);
+	}
+	if (rc) {
 		if (p->f)
 			fclose(p->f);
 		free(p);
 		return -1;
 	}
-	p->r = dtl_rec_reader__open(p->f, o->replay, &p->meta, err, errlen);
+	p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err, errlen);
 	if (!p->r) {
 		fclose(p->f);
 		free(p);
@@ -312,6 +344,59 @@ static int replay_poll(struct dtl_source *src, int timeout_ms)
 	return 0;
 }
 
+/*
+ * The next file of a rotated set, where this one ended whole: it begins
+ * where this one ended, with the CPUs online then. False at the set's end,
+ * or where the next is not of the same partition (the warning says so).
+ */
+static bool next_file(struct dtl_source *src)
+{
+	struct replay *p = src->priv;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_meta m;
+	char path[4096], err[512];
+	FILE *f;
+
+	if (!p->set || !p->r || dtl_rec_reader__warning(p->r))
+		return false;
+	dtl_rec_set__path(p->base, p->seq + 1, path, sizeof(path));
+	f = fopen(path, "rb");
+	if (!f) {
+		unsigned int later;
+		int e = errno;
+
+		/* the set's end, or a hole in it: a loss is said, never silent */
+		if (dtl_rec_set__after(p->base, p->seq + 1, &later))
+			snprintf(p->import_warning, sizeof(p->import_warning), "%.500s: %.100s; the "
+				 "replay ends at %.500s, before %.500s.%u", path, strerror(e),
+				 p->name, p->base, later);
+		return false;
+	}
+	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+	if (!r || m.nr_cpus != p->meta.nr_cpus || m.tb_freq != p->meta.tb_freq) {
+		snprintf(p->import_warning, sizeof(p->import_warning), "%.900s: %.500s; the set's "
+			 "replay ends before it", path, r ? "not the partition of the files before it" :
+			 err);
+		dtl_rec_reader__close(r);
+		fclose(f);
+		return false;
+	}
+	if (!dtl_rec_reader__complete(p->r))
+		snprintf(p->import_warning, sizeof(p->import_warning), "%.900s ends without its "
+			 "end marker; the replay went on with %.900s", p->name, path);
+	dtl_rec_reader__close(p->r);
+	fclose(p->f);
+	p->r = r;
+	p->f = f;
+	p->seq++;
+	snprintf(p->name, sizeof(p->name), "%.4000s", path);
+	src->cpus = m.cpus;
+	if (p->have_filter)
+		dtl_cpuset__and(&src->cpus, &p->filter);
+	src->mask = m.mask;
+	return true;
+}
+
 static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	struct replay *p = src->priv;
@@ -319,6 +404,8 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 
 	while (p->consumed < p->released) {
 		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
+			if (next_file(src))
+				continue;	/* a rotated set goes on in its next file */
 			/* a -d of several ended early: what it holds is shown, for its own length */
 			p->eof = true;
 			p->eof_in_interval = p->interval_s <= 0;
