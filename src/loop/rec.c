@@ -67,6 +67,15 @@ void loop_rec_drop_empty(struct dtl_loop *l)
 	}
 }
 
+/* The recording is over, the monitor goes on: said once, and in the exit status. */
+static void rec_stopped(struct dtl_loop *l, const char *err)
+{
+	snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
+	if (!loop_interactive(l))
+		fprintf(stderr, "dtltop: recording stopped: %s\n", err);
+	l->exit_code = 1;
+}
+
 /*
  * --rotate: past the size or the time, the file is closed whole (with its
  * end marker) at an interval's end and FILE.N+1 begins, a recording of its
@@ -82,22 +91,14 @@ static void rotate(struct dtl_loop *l)
 		return;
 	if (dtl_rec_writer__close(l->rec, err, sizeof(err))) {
 		l->rec = NULL;
-		snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
-		if (!loop_interactive(l))
-			fprintf(stderr, "dtltop: recording stopped: %s\n", err);
-		l->exit_code = 1;
+		rec_stopped(l, err);
 		return;
 	}
 	l->rec = NULL;
 	l->rec_bytes_done += bytes;
 	l->rec_seq++;
-	if (loop_rec_open(l, err, sizeof(err))) {
-		snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
-		if (!loop_interactive(l))
-			fprintf(stderr, "dtltop: recording stopped: %s\n", err);
-		l->exit_code = 1;
-		return;
-	}
+	if (loop_rec_open(l, err, sizeof(err)))
+		rec_stopped(l, err);
 }
 
 /* Past KEEP files the oldest goes, once the newest holds an interval (an empty one may not stay). */
@@ -118,10 +119,7 @@ void loop_rec_failed(struct dtl_loop *l)
 
 	dtl_rec_writer__close(l->rec, err, sizeof(err));
 	l->rec = NULL;
-	snprintf(l->status, sizeof(l->status), "recording stopped: %.400s", err);
-	if (!loop_interactive(l))
-		fprintf(stderr, "dtltop: recording stopped: %s\n", err);
-	l->exit_code = 1;
+	rec_stopped(l, err);
 }
 
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)

@@ -33,6 +33,28 @@ struct counts {
 	uint64_t hist[DTL_HIST_BUCKETS];
 };
 
+/* One entry into the counters every grouping keeps: reasons, waits, latency. */
+static inline void dtl_counts__entry(struct counts *c, const struct dtl_rec *r)
+{
+	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
+	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
+	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
+
+	c->dispatches++;
+	c->preempt[p]++;
+	c->dispatch[d]++;
+	c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
+	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
+	c->steal_ticks += steal;
+	c->steal_raw += steal;
+	c->e2d_raw += r->enqueue_to_dispatch;
+	c->w2r_raw += r->waiting_to_ready;
+	c->idle_ticks += r->waiting_to_ready;
+	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
+	if (r->enqueue_to_dispatch > c->lat_max)
+		c->lat_max = r->enqueue_to_dispatch;
+}
+
 void dtl_counts__add(struct counts *to, const struct counts *c);
 /*
  * A row from counts: shares of span_ticks (never less than interval_s) per

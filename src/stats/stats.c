@@ -221,8 +221,6 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 			   unsigned int core_shift)
 {
 	struct counts *c = &v->cur;
-	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
-	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
 	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue, moved;
 
 	/* Timebase 0 is the AUX header's marker, never a dispatch. */
@@ -233,21 +231,10 @@ static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, 
 	c->bad += r->timebase < v->last_tb;
 	v->last_tb = r->timebase;
 
-	c->dispatches++;
-	c->preempt[p]++;
-	c->dispatch[d]++;
-	c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
-	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
-	c->steal_ticks += steal;
-	c->steal_raw += steal;
-	c->e2d_raw += r->enqueue_to_dispatch;
-	c->w2r_raw += r->waiting_to_ready;
-	c->idle_ticks += r->waiting_to_ready;
+	dtl_counts__entry(c, r);
+	/* a wait that began before the interval's start: that part is the totals' */
 	if (__builtin_expect(a && wait_before(r->timebase, steal + r->waiting_to_ready, a), 0))
 		split_wait(v, r, a, o);
-	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
-	if (r->enqueue_to_dispatch > c->lat_max)
-		c->lat_max = r->enqueue_to_dispatch;
 	/* branch-free: migrations are as random as the hypervisor's placement */
 	moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id;
 	c->migrations += moved;

@@ -272,26 +272,10 @@ static void note_pc(struct task *k, uint64_t pc)
 
 static void charge(struct task *k, const struct dtl_rec *r)
 {
-	struct counts *c = &k->cur;
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
-	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
-	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue;
-	unsigned int invol = (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
 
-	c->dispatches++;
-	c->preempt[p]++;
-	c->dispatch[d]++;
-	c->involuntary += invol;
-	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
-	c->steal_ticks += steal;
-	c->steal_raw += steal;
-	c->e2d_raw += r->enqueue_to_dispatch;
-	c->w2r_raw += r->waiting_to_ready;
-	c->idle_ticks += r->waiting_to_ready;
-	c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++;
-	if (r->enqueue_to_dispatch > c->lat_max)
-		c->lat_max = r->enqueue_to_dispatch;
-	if (invol) {
+	dtl_counts__entry(&k->cur, r);
+	if ((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) {
 		k->invol++;
 		k->user += (r->srr1 >> 14) & 1;	/* MSR[PR]: problem state */
 		note_pc(k, r->srr0);

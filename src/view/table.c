@@ -10,6 +10,21 @@
 #include "columns.h"
 #include "../dtl/dtl.h"
 
+/* Room for nr rows; -1 out of memory (the rows kept as they were). */
+static int reserve(struct dtl_table *t, size_t nr)
+{
+	struct dtl_row *r;
+
+	if (t->cap >= nr)
+		return 0;
+	r = realloc(t->rows, sizeof(*r) * nr);
+	if (!r)
+		return -1;
+	t->rows = r;
+	t->cap = nr;
+	return 0;
+}
+
 /*
  * Who pays: a row per task or cgroup that ran or was charged in the span;
  * the partition's row is the CPUs' as ever. None where the source has no
@@ -22,14 +37,8 @@ static int fill_tasks(struct dtl_table *t, const struct dtl_stats *s, enum dtl_s
 			       DTL_TASKS_BY_TASK;
 	size_t nr = dtl_tasks__known(t->tasks) ? dtl_tasks__count(t->tasks, g) : 0;
 
-	if (t->cap < nr) {
-		struct dtl_row *r = realloc(t->rows, sizeof(*r) * nr);
-
-		if (!r)
-			return -1;
-		t->rows = r;
-		t->cap = nr;
-	}
+	if (reserve(t, nr))
+		return -1;
 	for (size_t i = 0; i < nr; i++)
 		if (dtl_tasks__row(t->tasks, g, i, span, &t->rows[t->n]) == 0 &&
 		    (t->rows[t->n].dispatches || t->rows[t->n].oncpu_s > 0))
@@ -75,14 +84,8 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 {
 	unsigned int nr = dtl_stats__nr_cpus(s);
 
-	if (t->cap < nr) {
-		struct dtl_row *r = realloc(t->rows, sizeof(*r) * nr);
-
-		if (!r)
-			return -1;
-		t->rows = r;
-		t->cap = nr;
-	}
+	if (reserve(t, nr))
+		return -1;
 	t->n = 0;
 	if (t->group != DTL_ROW_CPU_VP)
 		return fill_tasks(t, s, span, ts_ns);
