@@ -115,7 +115,8 @@ build/fmtstudy: bench/fmtstudy.c src/format/record.c src/dtl/dtl.c $(HDRS)
 		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
 		-lzstd -lz -lm
 
-FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa kallsyms tasks
+FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa kallsyms tasks \
+	sideband
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dtl/aux.h"
+#include "dtl/sideband.h"
 #include "platform/cpuset.h"
 #include "dtl/dtl.h"
 #include "format/perfdata.h"
@@ -242,6 +243,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(charged + dtl_tasks__unattributed(t) == entries);
 		dtl_tasks__delete(t);
 	}
+#elif defined(FUZZ_SIDEBAND)
+	/*
+	 * A switch stream's ring as the kernel's side-band event fills it: the
+	 * first byte picks the trailer's layout, the rest is the ring image,
+	 * walked from any tail. Every record parsed is one of ours, and the walk
+	 * never passes head.
+	 */
+	static const uint64_t layouts[] = {
+		DTL_SAMPLE_TID | DTL_SAMPLE_TIME,
+		DTL_SAMPLE_TID | DTL_SAMPLE_TIME | DTL_SAMPLE_ID | DTL_SAMPLE_CPU | DTL_SAMPLE_IDENTIFIER,
+		DTL_SAMPLE_TID | DTL_SAMPLE_TIME | DTL_SAMPLE_CPU | DTL_SAMPLE_STREAM_ID,
+		DTL_SAMPLE_TIME,
+	};
+	struct dtl_sb out[16];
+	uint64_t tail, bad = 0, st;
+	size_t n, ring = 1;
+
+	if (size < 2)
+		return 0;
+	st = layouts[data[0] & 3];
+	tail = data[0] >> 2;
+	data++, size--;
+	while (ring * 2 <= size)
+		ring *= 2;
+	for (uint64_t t = tail, head = size; t < head;) {
+		uint64_t next = dtl_sb__ring(data, ring, t, head, st, out, 16, &n, &bad);
+
+		assert(next <= head && (next > t || n == 0));
+		for (size_t i = 0; i < n; i++) {
+			assert(out[i].kind != DTL_SB_OTHER && strlen(out[i].comm) < 16);
+			assert(out[i].kind != DTL_SB_SWITCH || out[i].pid >= 0);
+		}
+		if (next == t)
+			break;
+		t = next;
+	}
+	(void)dtl_sb__tb(tail << 40, tail, size);
 #elif defined(FUZZ_SIMPARAMS)
 	char *str = cstr(data, size), err[256];
 	struct dtl_sim_params p;

@@ -23,7 +23,7 @@ void dtl_aux__init(struct dtl_aux *a, uint64_t size, bool upstream)
 	a->upstream = upstream;
 }
 
-static void ring_copy(const uint8_t *base, uint64_t size, uint64_t pos, void *dst, size_t len)
+void dtl_ring__copy(const uint8_t *base, uint64_t size, uint64_t pos, void *dst, size_t len)
 {
 	uint64_t off = pos % size;
 	size_t first = len < size - off ? len : (size_t)(size - off);
@@ -81,7 +81,7 @@ size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size
 			continue;
 		if (off + DTL_ENTRY_SIZE > a->size) {
 			/* the one record that straddles the end of our ring */
-			ring_copy(base, a->size, a->pos, bounce, DTL_ENTRY_SIZE);
+			dtl_ring__copy(base, a->size, a->pos, bounce, DTL_ENTRY_SIZE);
 			p = bounce;
 			n = 1;
 		} else {
@@ -136,7 +136,7 @@ uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint
 		uint32_t type;
 		uint16_t len;
 
-		ring_copy(base, size, tail, rec, 8);
+		dtl_ring__copy(base, size, tail, rec, 8);
 		memcpy(&type, rec, 4);
 		memcpy(&len, rec + 6, 2);
 		if (len < 8 || len > head - tail || len % 8) {
@@ -146,7 +146,7 @@ uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint
 		if (type == PERF_RECORD_AUX && len >= 8 + 24) {
 			uint64_t flags;
 
-			ring_copy(base, size, tail, rec, 8 + 24);
+			dtl_ring__copy(base, size, tail, rec, 8 + 24);
 			memcpy(&flags, rec + 8 + 16, 8);
 			news->aux_records++;
 			news->truncated += !!(flags & AUX_FLAG_TRUNCATED);
@@ -155,7 +155,7 @@ uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint
 		} else if (type == PERF_RECORD_LOST && len >= 8 + 16) {
 			uint64_t lost;
 
-			ring_copy(base, size, tail, rec, 8 + 16);
+			dtl_ring__copy(base, size, tail, rec, 8 + 16);
 			memcpy(&lost, rec + 16, 8);
 			news->lost += lost;
 		}

@@ -62,5 +62,7 @@ struct dtl_ring_news {
  */
 uint64_t dtl_ring__parse(const uint8_t *base, uint64_t size, uint64_t tail, uint64_t head,
 			 struct dtl_ring_news *news);
+/* len bytes at absolute position pos of a ring of size bytes, across its end. */
+void dtl_ring__copy(const uint8_t *base, uint64_t size, uint64_t pos, void *dst, size_t len);
 
 #endif

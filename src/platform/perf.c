@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -127,6 +128,12 @@ struct pcpu {
 	struct dtl_aux st;
 	uint64_t lost_seen;
 	uint8_t bounce[DTL_ENTRY_SIZE];	/* the record that straddles the AUX end */
+	/* the CPU's switch stream: a dummy event's side-band records */
+	struct perf_evsel *sb;
+	int sb_fd;
+	struct perf_event_mmap_page *sb_pg;
+	uint8_t *sb_data;
+	uint64_t sb_size;
 };
 
 struct dtl_perf_cpus {
@@ -137,6 +144,7 @@ struct dtl_perf_cpus {
 	struct pcpu *c;		/* by CPU number, evsel NULL when closed */
 	unsigned int nr;
 	int epfd;		/* every open event: one wait, whatever the CPU count */
+	char sb_why[256];	/* why there is no switch stream ("" while there is) */
 	struct epoll_event ev[256];
 };
 
@@ -153,6 +161,12 @@ static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
 {
 	struct pcpu *c = &p->c[cpu];
 
+	if (c->sb) {
+		epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->sb_fd, NULL);
+		perf_evsel__munmap(c->sb);
+		perf_evsel__close(c->sb);
+		perf_evsel__delete(c->sb);
+	}
 	if (!c->evsel)
 		return;
 	epoll_ctl(p->epfd, EPOLL_CTL_DEL, c->fd, NULL);
@@ -162,7 +176,69 @@ static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
 	perf_evsel__close(c->evsel);
 	perf_evsel__delete(c->evsel);
 	memset(c, 0, sizeof(*c));
-	c->fd = -1;
+	c->fd = c->sb_fd = -1;
+}
+
+/*
+ * The CPU's switch stream: a CPU-wide dummy event with context_switch, comm
+ * and task (for exits), which needs no more privilege than the DTL's own.
+ * Its ring is 64 KiB (a 20 k/s switch rate fills half in 20 ms: the wake-up).
+ * Failing is not fatal: the DTL is what was asked for, and the views say
+ * why there is no task data.
+ */
+static void open_sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct perf_cpu_map *map)
+{
+	struct perf_event_attr attr;
+	struct pcpu *c = &p->c[cpu];
+	size_t pages = 65536 / (size_t)p->page ? 65536 / (size_t)p->page : 1;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = cpu };
+	int want, rc;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.context_switch = 1;
+	attr.comm = 1;
+	attr.comm_exec = 1;
+	attr.task = 1;
+	attr.sample_id_all = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.watermark = 1;
+	attr.wakeup_watermark = (uint32_t)(pages * (size_t)p->page / 2);
+	c->sb = perf_evsel__new(&attr);
+	if (!c->sb)
+		goto fail;
+	want = lowest_free_fd();
+	rc = perf_evsel__open(c->sb, map, p->threads);
+	if (rc) {
+		dtl_perf__explain(-rc > 0 ? -rc : errno, p->root, (int)cpu, p->sb_why,
+				  sizeof(p->sb_why));
+		perf_evsel__delete(c->sb);
+		c->sb = NULL;
+		return;
+	}
+	c->sb_fd = want;
+	if (perf_evsel__mmap(c->sb, (int)pages)) {
+		dtl_perf__explain(errno ? errno : ENOMEM, p->root, (int)cpu, p->sb_why,
+				  sizeof(p->sb_why));
+		goto close;
+	}
+	c->sb_pg = perf_evsel__mmap_base(c->sb, 0, 0);
+	c->sb_data = (uint8_t *)c->sb_pg + p->page;
+	c->sb_size = pages * (uint64_t)p->page;
+	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, c->sb_fd, &ev)) {
+		perf_evsel__munmap(c->sb);
+		goto close;
+	}
+	return;
+close:
+	perf_evsel__close(c->sb);
+	perf_evsel__delete(c->sb);
+	c->sb = NULL;
+	return;
+fail:
+	snprintf(p->sb_why, sizeof(p->sb_why), "out of memory");
 }
 
 static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
@@ -204,6 +280,8 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	}
 	want = lowest_free_fd();
 	rc = perf_evsel__open(c->evsel, map, p->threads);
+	if (!rc && p->o.switches)
+		open_sideband(p, cpu, map);
 	perf_cpu_map__put(map);
 	if (rc) {
 		dtl_perf__explain(-rc > 0 ? -rc : errno, p->root, (int)cpu, err, errlen);
@@ -255,6 +333,29 @@ fail:
 	return -1;
 }
 
+/*
+ * A switch stream says who runs from its first record on; a CPU-bound task
+ * may not switch for minutes. So dtltop runs once on each CPU: leaving it,
+ * the kernel writes who runs there next. The caller's affinity is restored.
+ */
+static void visit(const struct dtl_cpuset *set)
+{
+	cpu_set_t *was = CPU_ALLOC(DTL_MAX_CPUS), *one = CPU_ALLOC(DTL_MAX_CPUS);
+	size_t sz = CPU_ALLOC_SIZE(DTL_MAX_CPUS);
+	unsigned int cpu;
+
+	if (was && one && sched_getaffinity(0, sz, was) == 0) {
+		dtl_cpuset__for_each(cpu, set) {
+			CPU_ZERO_S(sz, one);
+			CPU_SET_S(cpu, sz, one);
+			sched_setaffinity(0, sz, one);
+		}
+		sched_setaffinity(0, sz, was);
+	}
+	CPU_FREE(was);
+	CPU_FREE(one);
+}
+
 /* libperf prints to stderr by default; our errors say it better, once. */
 static int quiet(enum libperf_print_level level, const char *fmt, va_list ap)
 {
@@ -304,10 +405,12 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 		goto fail;
 	}
 	for (unsigned int i = 0; i < p->nr; i++)
-		p->c[i].fd = -1;
+		p->c[i].fd = p->c[i].sb_fd = -1;
 	dtl_cpuset__for_each(cpu, set)
 		if (open_cpu(p, cpu, err, errlen))
 			goto fail;
+	if (p->o.switches)
+		visit(set);
 	return p;
 fail:
 	dtl_perf_cpus__close(p);
@@ -329,9 +432,18 @@ void dtl_perf_cpus__close(struct dtl_perf_cpus *p)
 
 int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
 {
+	struct dtl_cpuset one;
+
 	if (cpu >= p->nr || p->c[cpu].evsel)
 		return 0;
-	return open_cpu(p, cpu, err, errlen);
+	if (open_cpu(p, cpu, err, errlen))
+		return -1;
+	if (p->c[cpu].sb) {
+		dtl_cpuset__clear(&one);
+		dtl_cpuset__set(&one, cpu);
+		visit(&one);
+	}
+	return 0;
 }
 
 void dtl_perf_cpus__remove(struct dtl_perf_cpus *p, unsigned int cpu)
@@ -405,4 +517,45 @@ void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu)
 	/* Done reading before the kernel may reuse the space. */
 	if (cpu < p->nr && p->c[cpu].aux)
 		__atomic_store_n(&p->c[cpu].pg->aux_tail, p->c[cpu].st.pos, __ATOMIC_RELEASE);
+}
+
+bool dtl_perf_cpus__sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct dtl_sb *out,
+			     size_t max, size_t *n, uint64_t *bad)
+{
+	struct pcpu *c;
+	uint64_t head;
+
+	*n = 0;
+	if (cpu >= p->nr || !p->c[cpu].sb)
+		return false;
+	c = &p->c[cpu];
+	head = __atomic_load_n(&c->sb_pg->data_head, __ATOMIC_ACQUIRE);
+	if (head == c->sb_pg->data_tail)
+		return false;
+	/* parsed into out, so the space is the kernel's again at once */
+	__atomic_store_n(&c->sb_pg->data_tail,
+			 dtl_sb__ring(c->sb_data, c->sb_size, c->sb_pg->data_tail, head,
+				      PERF_SAMPLE_TID | PERF_SAMPLE_TIME, out, max, n, bad),
+			 __ATOMIC_RELEASE);
+	return c->sb_pg->data_tail != head;
+}
+
+const char *dtl_perf_cpus__sideband_why(const struct dtl_perf_cpus *p)
+{
+	return p->sb_why[0] ? p->sb_why : NULL;
+}
+
+bool dtl_perf_cpus__clock(const struct dtl_perf_cpus *p, unsigned int cpu, uint64_t *boot_tb,
+			  uint64_t *tb_freq)
+{
+	const struct dtl_aux *st;
+
+	if (cpu >= p->nr || !p->c[cpu].aux)
+		return false;
+	st = &p->c[cpu].st;
+	if (!st->header_seen || !st->tb_freq)
+		return false;
+	*boot_tb = st->boot_tb;
+	*tb_freq = st->tb_freq;
+	return true;
 }

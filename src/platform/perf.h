@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "../dtl/sideband.h"
 
 struct dtl_pmu {
 	int type;		/* perf_event_attr.type */
@@ -36,6 +37,7 @@ struct dtl_perf_opts {
 	bool aux;		/* map an AUX area (vpa_dtl); false for software events */
 	bool aux_ring;
 	size_t aux_bytes;
+	bool switches;		/* and a switch stream per CPU (who pays) */
 };
 
 /* One sampling event per CPU in set, opened through libperf and mapped. */
@@ -74,5 +76,17 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, 
 			 struct dtl_perf_news *news);
 /* The entries drained from cpu are used: the kernel may write over them. */
 void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu);
+
+/*
+ * The CPU's switch stream since the last call: up to max records into out
+ * (*n of them; malformed ones counted in *bad). True when more are left.
+ */
+bool dtl_perf_cpus__sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct dtl_sb *out,
+			     size_t max, size_t *n, uint64_t *bad);
+/* Why a CPU's switch stream failed to open (the last reason), or NULL. */
+const char *dtl_perf_cpus__sideband_why(const struct dtl_perf_cpus *p);
+/* The AUX header of cpu (boot_tb, tb_freq): false until it came. */
+bool dtl_perf_cpus__clock(const struct dtl_perf_cpus *p, unsigned int cpu, uint64_t *boot_tb,
+			  uint64_t *tb_freq);
 
 #endif

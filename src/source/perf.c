@@ -5,6 +5,7 @@
  * kernel refuses a mask (the 6.18 driver takes only 0x1, 0x2, 0x4, 0x7).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,15 @@
 #include "../platform/caps.h"
 #include "../dtl/dtl.h"
 #include "../platform/perf.h"
+#include "../platform/procs.h"
 #include "backend.h"
 #include "../platform/sys.h"
 
 #define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
 #define AUX_BYTES (128 * 1024)
 #define OUT_ENTRIES 1024
+#define SWITCHES 1024			/* side-band records per chunk */
+#define CGROUP_LEN 128
 
 struct psrc {
 	char root[4096];
@@ -36,6 +40,14 @@ struct psrc {
 	uint8_t ready[DTL_MAX_CPUS];	/* woken by the kernel since the last drain */
 	double reopen_ms;
 	uint8_t out[OUT_ENTRIES * DTL_ENTRY_SIZE];	/* what a user-space mask keeps */
+	/* who pays: the switch stream, its clock from any CPU's AUX header */
+	struct dtl_procs *procs;		/* NULL: --no-tasks */
+	uint64_t boot_tb, tb_freq;
+	uint64_t sb_bad, sb_lost;
+	struct dtl_sb sb[SWITCHES];
+	struct dtl_switch sw[SWITCHES];
+	char comm[SWITCHES][16];
+	char cgroup[SWITCHES][CGROUP_LEN];
 };
 
 static double now_ms(void)
@@ -58,6 +70,19 @@ static void describe(struct dtl_source *src)
 
 		snprintf(src->detail + len, sizeof(src->detail) - len,
 			 ", mask filtered in user space (kernel has 0x%x)", (unsigned int)p->po.config);
+	}
+	if (!p->procs || (p->cpus && dtl_perf_cpus__sideband_why(p->cpus))) {
+		size_t len = strlen(src->detail);
+
+		snprintf(src->detail + len, sizeof(src->detail) - len, ", no task switches (%s)",
+			 p->procs ? dtl_perf_cpus__sideband_why(p->cpus) : "--no-tasks");
+	}
+	if (p->sb_lost || p->sb_bad) {
+		size_t len = strlen(src->detail);
+
+		snprintf(src->detail + len, sizeof(src->detail) - len,
+			 ", %llu task switch records lost, %llu bad",
+			 (unsigned long long)p->sb_lost, (unsigned long long)p->sb_bad);
 	}
 	if (p->reopen_ms > 0) {
 		size_t len = strlen(src->detail);
@@ -141,6 +166,11 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->po.aux = true;
 	p->po.aux_ring = p->pmu.aux_ring;
 	p->po.aux_bytes = AUX_BYTES;
+	p->po.switches = !o->no_tasks;
+	if (p->po.switches && !(p->procs = dtl_procs__new(p->root))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (dtl_sys__possible(p->root, &possible) == 0)
 		src->nr_cpus = dtl_cpuset__end(&possible);
 	src->tb_freq = dtl_sys__timebase(p->root, &note);
@@ -155,6 +185,7 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	describe(src);
 	return 0;
 fail:
+	dtl_procs__delete(p->procs);
 	free(p);
 	src->priv = NULL;
 	/* held by another DTL user: --source=auto may still read the VPA */
@@ -166,6 +197,7 @@ static void perf_close(struct dtl_source *src)
 	struct psrc *p = src->priv;
 
 	dtl_perf_cpus__close(p->cpus);
+	dtl_procs__delete(p->procs);
 	free(p);
 }
 
@@ -192,6 +224,49 @@ static size_t filter(const uint8_t *in, size_t n, unsigned int mask, uint8_t *ou
 }
 
 /*
+ * The CPU's switches as the loop takes them, after its entries were drained:
+ * every switch before those entries' instants is in the ring by now. The
+ * names come from /proc at a process's first sight; a record's time goes
+ * on the timebase by the AUX header, so nothing is taken before one came.
+ * True when the ring has more.
+ */
+static bool switches(struct psrc *p, unsigned int cpu, struct dtl_chunk *c)
+{
+	size_t n = 0, k = 0;
+	bool more;
+
+	if (!p->procs)
+		return false;
+	if (!p->tb_freq && !dtl_perf_cpus__clock(p->cpus, cpu, &p->boot_tb, &p->tb_freq))
+		return false;
+	more = dtl_perf_cpus__sideband(p->cpus, cpu, p->sb, SWITCHES, &n, &p->sb_bad);
+	for (size_t i = 0; i < n; i++) {
+		const struct dtl_sb *e = &p->sb[i];
+		struct dtl_switch *sw = &p->sw[k];
+
+		if (e->kind == DTL_SB_COMM) {
+			dtl_procs__comm(p->procs, e->pid, e->comm);
+		} else if (e->kind == DTL_SB_EXIT) {
+			dtl_procs__exit(p->procs, e->pid);
+		} else if (e->kind == DTL_SB_LOST) {
+			p->sb_lost += e->lost;
+		} else if (e->kind == DTL_SB_SWITCH) {
+			sw->tb = dtl_sb__tb(e->ns, p->boot_tb, p->tb_freq);
+			sw->pid = e->pid;
+			sw->comm = sw->cgroup = NULL;
+			if (dtl_procs__names(p->procs, e->pid, p->comm[k], p->cgroup[k], CGROUP_LEN)) {
+				sw->comm = p->comm[k][0] ? p->comm[k] : NULL;
+				sw->cgroup = p->cgroup[k][0] ? p->cgroup[k] : NULL;
+			}
+			k++;
+		}
+	}
+	c->switches = p->sw;
+	c->nswitches = k;
+	return more;
+}
+
+/*
  * Entries are lent in place from the AUX area: the loop folds them into the
  * stats before it asks again, and only then is the space given back.
  */
@@ -210,10 +285,12 @@ static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 		    dtl_perf_cpus__drain(p->cpus, cpu, p->user_filter ? OUT_ENTRIES : SIZE_MAX,
 					 p->all, &news))
 			continue;
+		memset(c, 0, sizeof(*c));
+		news.more |= switches(p, cpu, c);
 		if (!news.more)
 			p->ready[cpu] = 0;
 		if (!news.n && !news.lost && !news.junk && !news.truncated && !news.partial &&
-		    !news.collision)
+		    !news.collision && !c->nswitches)
 			continue;
 		p->held = (int)cpu;
 		c->cpu = cpu;
@@ -315,10 +392,24 @@ static bool perf_probe(const char *root, char *why, size_t whylen)
 				 whylen);
 }
 
+static int opt_no_tasks(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->no_tasks = true;
+	return 0;
+}
+
+static const struct dtl_source_opt perf_opts[] = {
+	{ "no-tasks", 0, no_argument, NULL, "no task switch stream beside the vpa_dtl events: "
+	  "no who pays (--group=task|cgroup), one event fewer per CPU", opt_no_tasks },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 const struct dtl_source_ops dtl_perf_ops = {
 	.name = "perf",
 	.help = "the vpa_dtl PMU (Linux 6.18+)",
 	.probe = perf_probe,
+	.opts = perf_opts,
 	.counts_lost = true,	/* dtltop's driver; 6.18's flags gaps, and its own losses are unknown */
 	.open = perf_open,
 	.close = perf_close,

@@ -9,13 +9,18 @@
  * opens, forks, and lets the child close last, N times: the events are
  * destroyed by another task than the one that created them. "dump MS"
  * opens CPU 0 for MS ms and prints what the rings show, for diagnosing.
+ * "burn CPU SECS" is the busy task of who pays: named dtl-burner, pinned to
+ * CPU, it spins for SECS seconds.
  */
+#define _GNU_SOURCE		/* sched_setaffinity */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -88,12 +93,32 @@ static void close_one(struct ev *e)
 	close(e->fd);
 }
 
+static int burn(int cpu, int secs)
+{
+	struct timespec t0, t;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) || prctl(PR_SET_NAME, "dtl-burner")) {
+		perror("cycle burn");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while (t.tv_sec - t0.tv_sec < secs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ev ev[MAX_CPUS];
 	int type, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), n;
 	FILE *f = fopen("/sys/bus/event_source/devices/vpa_dtl/type", "r");
 
+	if (argc == 4 && !strcmp(argv[1], "burn"))
+		return burn(atoi(argv[2]), atoi(argv[3]));
 	page = sysconf(_SC_PAGESIZE);
 	if (argc != 3 || (n = atoi(argv[2])) <= 0 || ncpu > MAX_CPUS) {
 		fprintf(stderr, "usage: cycle open|toggle N\n");

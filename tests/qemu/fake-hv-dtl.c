@@ -110,7 +110,8 @@ static void fhv_write(int cpu)
 	e->waiting_to_ready_time = cpu_to_be32(1024);
 	e->timebase = cpu_to_be64(get_tb());
 	e->fault_addr = cpu_to_be64(k == FHV_FAULT ? 0x10000000ull + c->seq * 4096 : 0);
-	e->srr0 = cpu_to_be64(0xc000000000010000ull);
+	/* a known kernel function, so who pays can be checked to name it */
+	e->srr0 = cpu_to_be64((unsigned long)fake_hv_dtl_registered + 8);
 	e->srr1 = cpu_to_be64(0x8000000000001033ull);
 	/* The entry first, then the index that publishes it. */
 	smp_wmb();

@@ -303,6 +303,58 @@ else
 	[ -z "$why" ] && pass $s || fail $s "$why"
 fi
 
+# --- who pays: a busy task in a cgroup pinned to CPU 1, CPU 2 idle, dtltop on CPU 0.
+# Each entry goes to the task that ran at its preempt instant: CPU 1's involuntary
+# preempts (slice, fault) to the burner and its cgroup, CPU 2's cedes to idle. The
+# fake hypervisor writes a known function's address as srr0: the payer pane names it.
+s=who_pays
+why=""
+# inv CSV ROW: involuntary preempts (slice + fault) and cedes of a row, summed
+inv() {
+	awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i
+		if ($i == "preempt_virtual_memory_page_fault") b = i; if ($i == "preempt_H_CEDE") c = i }; next }
+		$3 == r { s += $a + $b; ce += $c } END { print s + 0, ce + 0 }' "$1"
+}
+mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/work ||
+	why="no cgroup2;"
+sh -c 'echo $$ >/sys/fs/cgroup/work/cgroup.procs; exec cycle burn 1 30' &
+bpid=$!
+sleep 1
+ctl reset
+ctl rate 200
+taskset -c 0 dtltop --source=perf -C 1,2 -b -n 4 -d 1 -w /tmp/wp.dtl --format=csv -o /tmp/wp.csv \
+	2>/tmp/wp.err || why="$why dtltop exit $?: $(cat /tmp/wp.err);"
+for g in cpu task cgroup; do
+	dtltop -r /tmp/wp.dtl --speed max -b --group=$g --format=csv -o /tmp/wp-$g.csv 2>>/tmp/wp.err ||
+		why="$why replay --group=$g failed: $(cat /tmp/wp.err);"
+done
+set -- $(inv /tmp/wp-cpu.csv 1) $(inv /tmp/wp-cpu.csv 2) $(inv /tmp/wp-task.csv "dtl-burner[$bpid]") \
+	$(inv /tmp/wp-cgroup.csv /work) $(inv /tmp/wp-task.csv idle)
+echo "dtltop-qemu: who pays: cpu1 involuntary $1, cpu2 cedes $4; dtl-burner[$bpid] $5, /work $7, idle cedes ${10}" >&2
+[ "$1" -ge 100 ] || why="$why only $1 involuntary preempts on cpu1;"
+[ "$((100 * $5))" -ge "$((95 * $1))" ] || why="$why dtl-burner got $5 of cpu1's $1 involuntary preempts;"
+[ "$((100 * $7))" -ge "$((95 * $1))" ] || why="$why cgroup /work got $7 of cpu1's $1;"
+[ "$4" -ge 50 ] && [ "$((100 * ${10}))" -ge "$((95 * $4))" ] || why="$why idle got ${10} of cpu2's $4 cedes;"
+grep -q 'no task data' /tmp/wp-task.csv /tmp/wp.err && why="$why no task data: $(cat /tmp/wp.err);"
+# the TUI: the burner's row first (by steal), Enter, and the function is named
+rm -f /tmp/wpkeys && mkfifo /tmp/wpkeys
+TERM=xterm ttykeys /tmp/wpkeys /tmp/wp-tui.out taskset -c 0 dtltop --source=perf -C 1 --group=task -d 0.5 \
+	2>/tmp/wp-tui.err &
+tpid=$!
+exec 5>/tmp/wpkeys
+sleep 4
+printf 'j\r' >&5
+for _ in $(seq 50); do grep -q 'fake_hv_dtl_registered' /tmp/wp-tui.out && break; sleep 0.1; done
+grep -q 'Who pays: process' /tmp/wp-tui.out || why="$why Enter on the burner: no payer pane;"
+grep -q 'fake_hv_dtl_registered' /tmp/wp-tui.out ||
+	why="$why the payer pane does not name fake_hv_dtl_registered;"
+printf '\033q' >&5
+wait $tpid || why="$why TUI exit $?: $(cat /tmp/wp-tui.err);"
+exec 5>&-
+ctl rate 0
+kill $bpid 2>/dev/null
+[ -z "$why" ] && pass $s || fail $s "$why"
+
 # --- no CAP_PERFMON: the explanation, exit 2
 s=unprivileged
 su -s /bin/sh user -c 'dtltop --source=perf -b -n 1' >/dev/null 2>/tmp/u.err; rc=$?

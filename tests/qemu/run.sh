@@ -17,7 +17,7 @@ timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
 tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder auto_falls_back_to_the_vpa
 vpa_dtl_idx_counts_every_entry debugfs_losses_from_the_vpa cycles_leave_nothing cpu_hotplug
-aux_full_recovers unprivileged kmemleak"
+aux_full_recovers who_pays unprivileged kmemleak"
 die() { echo "qemu-check: $*" >&2; exit 1; }
 for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
@@ -42,7 +42,7 @@ root=$top/initramfs
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
 cp "$bb" "$root/bin/busybox"
 for a in sh ash awk cat cut dd dmesg echo grep head hexdump kill ls mount poweroff seq su sleep tr wc uname \
-	test \[ printf mkfifo; do
+	test \[ printf mkfifo mkdir taskset; do
 	ln -s busybox "$root/bin/$a"
 done
 cp build/ppc64le/dtltop "$top/cycle" "$top/ttykeys" "$root/bin/"

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sideband.c - who runs where, from perf's side-band records. The trailer
+ * (sample_id_all) sits at a record's end, so it is found from there; the
+ * body's length then follows from what is left.
+ */
+#include "sideband.h"
+
+#include <string.h>
+
+#include "aux.h"
+
+#define REC_LOST 2
+#define REC_COMM 3
+#define REC_EXIT 4
+#define REC_SWITCH 14
+#define REC_SWITCH_CPU_WIDE 15
+#define MISC_SWITCH_OUT (1u << 13)
+#define MAX_REC 256		/* ours are under 100 bytes; longer ones are only walked */
+
+static uint32_t le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);	/* the recording machine's endian: ppc64le */
+	return v;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* The trailer's size, and where TID, TIME and CPU are in it (-1: absent). */
+static size_t trailer(uint64_t st, int *tid, int *time, int *cpu)
+{
+	static const uint64_t order[] = { DTL_SAMPLE_TID, DTL_SAMPLE_TIME, DTL_SAMPLE_ID,
+					  DTL_SAMPLE_STREAM_ID, DTL_SAMPLE_CPU,
+					  DTL_SAMPLE_IDENTIFIER };
+	size_t at = 0;
+
+	*tid = *time = *cpu = -1;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(st & order[i]))
+			continue;
+		if (order[i] == DTL_SAMPLE_TID)
+			*tid = (int)at;
+		else if (order[i] == DTL_SAMPLE_TIME)
+			*time = (int)at;
+		else if (order[i] == DTL_SAMPLE_CPU)
+			*cpu = (int)at;
+		at += 8;
+	}
+	return at;
+}
+
+int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *out)
+{
+	int tid, time, cpu;
+	size_t tl = trailer(st, &tid, &time, &cpu), body;
+	uint32_t type;
+	uint16_t misc;
+	const uint8_t *t;
+
+	if (size < 8)
+		return -1;
+	type = le32(rec);
+	memcpy(&misc, rec + 4, 2);
+	if (type != REC_LOST && type != REC_COMM && type != REC_EXIT && type != REC_SWITCH &&
+	    type != REC_SWITCH_CPU_WIDE)
+		return 0;
+	if (tid < 0 || time < 0)
+		return 0;	/* no time or task: of no use to us */
+	if (size < 8 + tl)
+		return -1;
+	body = size - 8 - tl;
+	t = rec + size - tl;
+	memset(out, 0, sizeof(*out));
+	out->ns = le64(t + time);
+	out->pid = (int32_t)le32(t + tid);
+	out->cpu = cpu >= 0 ? le32(t + cpu) : UINT32_MAX;
+	switch (type) {
+	case REC_LOST:
+		if (body < 16)
+			return -1;
+		out->kind = DTL_SB_LOST;
+		out->lost = le64(rec + 16);
+		return 1;
+	case REC_COMM:
+		/* pid, tid, then the name, NUL-padded to 8 bytes */
+		if (body < 8 + 8)
+			return -1;
+		if (le32(rec + 8) != le32(rec + 12))
+			return 0;	/* a thread's own name: the process keeps its leader's */
+		out->kind = DTL_SB_COMM;
+		out->pid = (int32_t)le32(rec + 8);
+		memcpy(out->comm, rec + 16, body - 8 < sizeof(out->comm) ? body - 8 : sizeof(out->comm));
+		out->comm[sizeof(out->comm) - 1] = '\0';
+		return 1;
+	case REC_EXIT:
+		if (body < 24)
+			return -1;
+		out->kind = DTL_SB_EXIT;
+		out->pid = (int32_t)le32(rec + 8);
+		return 1;
+	default:
+		/*
+		 * Out of a CPU: the next task is in the body. Into it: the trailer
+		 * is the incoming task's, as the record is written from it.
+		 */
+		out->kind = DTL_SB_SWITCH;
+		if (misc & MISC_SWITCH_OUT) {
+			if (type != REC_SWITCH_CPU_WIDE)
+				return 0;	/* a per-task event: says nothing of who comes next */
+			if (body < 8)
+				return -1;
+			out->pid = (int32_t)le32(rec + 8);
+		}
+		return out->pid >= 0 ? 1 : -1;
+	}
+}
+
+uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_t head,
+		      uint64_t st, struct dtl_sb *out, size_t max, size_t *n, uint64_t *bad)
+{
+	uint8_t rec[MAX_REC];
+
+	*n = 0;
+	if (head < tail || head - tail > size) {
+		(*bad)++;
+		return head;
+	}
+	while (head - tail >= 8 && *n < max) {
+		uint16_t len;
+		int rc;
+
+		dtl_ring__copy(base, size, tail, rec, 8);
+		memcpy(&len, rec + 6, 2);
+		if (len < 8 || len > head - tail) {
+			(*bad)++;
+			return head;
+		}
+		if (len <= MAX_REC) {
+			dtl_ring__copy(base, size, tail, rec, len);
+			rc = dtl_sb__parse(rec, len, st, &out[*n]);
+			if (rc > 0)
+				(*n)++;
+			else if (rc < 0)
+				(*bad)++;
+		}
+		tail += len;
+	}
+	return tail;
+}
+
+uint64_t dtl_sb__tb(uint64_t ns, uint64_t boot_tb, uint64_t tb_freq)
+{
+	if (!tb_freq)
+		return 0;
+	return boot_tb + (uint64_t)((unsigned __int128)ns * tb_freq / 1000000000u);
+}

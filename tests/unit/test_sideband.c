@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Who pays, live: perf's side-band records parsed from hand-made bytes and
+ * ring images, the timebase they are put on, comm and cgroup from a fake
+ * /proc, and a real CPU-wide switch stream on this machine's kernel.
+ */
+#include "t.h"
+
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dtl/sideband.h"
+#include "platform/perf.h"
+#include "platform/procs.h"
+#include "fakeroot.h"
+
+#define ST (DTL_SAMPLE_TID | DTL_SAMPLE_TIME)
+
+static size_t put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+	return 4;
+}
+
+static size_t put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+	return 8;
+}
+
+/* A record: header, body, trailer (pid, tid, time); returns its size. */
+static size_t rec(uint8_t *r, uint32_t type, uint16_t misc, const uint8_t *body, size_t blen,
+		  uint32_t pid, uint64_t ns)
+{
+	uint16_t size = (uint16_t)(8 + blen + 16);
+
+	put32(r, type);
+	memcpy(r + 4, &misc, 2);
+	memcpy(r + 6, &size, 2);
+	if (blen)
+		memcpy(r + 8, body, blen);
+	put32(r + 8 + blen, pid);
+	put32(r + 12 + blen, pid);
+	put64(r + 16 + blen, ns);
+	return size;
+}
+
+static size_t switch_rec(uint8_t *r, bool out, uint32_t self, uint32_t other, uint64_t ns)
+{
+	uint8_t b[8];
+
+	put32(b, other);
+	put32(b + 4, other);
+	return rec(r, 15, out ? 1u << 13 : 0, b, 8, self, ns);
+}
+
+TEST(sideband_switch_records_say_who_runs_from_when)
+{
+	uint8_t r[128];
+	struct dtl_sb e;
+	size_t n;
+
+	/* out of a CPU: the next task is the body's; in: the trailer's own */
+	n = switch_rec(r, true, 100, 200, 5000);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(e.kind, DTL_SB_SWITCH);
+	CHECK_EQ(e.pid, 200);
+	CHECK_EQ(e.ns, 5000);
+	CHECK_EQ(e.cpu, UINT32_MAX);
+	n = switch_rec(r, false, 200, 100, 5100);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(e.pid, 200);
+	CHECK_EQ(e.ns, 5100);
+	/* a per-task switch out says nothing of who comes next */
+	n = rec(r, 14, 1u << 13, NULL, 0, 100, 1);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 0);
+	/* no TID or TIME in the trailer: nothing to use */
+	n = switch_rec(r, true, 100, 200, 5000);
+	CHECK_EQ(dtl_sb__parse(r, n, DTL_SAMPLE_TIME, &e), 0);
+	/* a trailer with CPU and IDENTIFIER too, as perf record writes it */
+	{
+		uint8_t b[8 + 8 + 40];
+		uint16_t size = sizeof(b);
+
+		memset(b, 0, sizeof(b));
+		put32(b, 15);
+		memcpy(b + 6, &size, 2);
+		put32(b + 8, 7);		/* switched in; prev pid 7 */
+		put32(b + 16, 300);		/* TID */
+		put64(b + 24, 9999);		/* TIME */
+		put64(b + 32, 1234);		/* ID */
+		put32(b + 40, 3);		/* CPU */
+		put64(b + 48, 1234);		/* IDENTIFIER */
+		CHECK_EQ(dtl_sb__parse(b, sizeof(b), ST | DTL_SAMPLE_ID | DTL_SAMPLE_CPU |
+				       DTL_SAMPLE_IDENTIFIER, &e), 1);
+		CHECK_EQ(e.pid, 300);
+		CHECK_EQ(e.ns, 9999);
+		CHECK_EQ(e.cpu, 3);
+	}
+}
+
+TEST(sideband_comm_exit_lost_and_malformed)
+{
+	uint8_t r[128], b[32];
+	struct dtl_sb e;
+	size_t n;
+
+	memset(b, 0, sizeof(b));
+	put32(b, 42);
+	put32(b + 4, 42);
+	memcpy(b + 8, "postgres", 8);
+	n = rec(r, 3, 1u << 13, b, 24, 42, 77);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(e.kind, DTL_SB_COMM);
+	CHECK_EQ(e.pid, 42);
+	CHECK_STR(e.comm, "postgres");
+	/* a thread's own name is not the process's */
+	put32(b + 4, 43);
+	n = rec(r, 3, 0, b, 24, 42, 77);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 0);
+	/* a name of 16 bytes with no NUL is cut, not read past */
+	put32(b + 4, 42);
+	memcpy(b + 8, "abcdefghijklmnop", 16);
+	n = rec(r, 3, 0, b, 24, 42, 77);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(strlen(e.comm), 15);
+	memset(b, 0, sizeof(b));
+	put32(b, 42);
+	n = rec(r, 4, 0, b, 24, 42, 80);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(e.kind, DTL_SB_EXIT);
+	CHECK_EQ(e.pid, 42);
+	put64(b, 1);
+	put64(b + 8, 17);
+	n = rec(r, 2, 0, b, 16, 0, 90);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_EQ(e.kind, DTL_SB_LOST);
+	CHECK_EQ(e.lost, 17);
+	/* cut: a body shorter than its kind needs, a trailer that does not fit */
+	n = rec(r, 4, 0, b, 8, 42, 80);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), -1);
+	CHECK_EQ(dtl_sb__parse(r, 12, ST, &e), -1);
+	CHECK_EQ(dtl_sb__parse(r, 4, ST, &e), -1);
+	/* another record type is skipped, not an error */
+	n = rec(r, 9, 0, b, 8, 42, 80);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 0);
+}
+
+TEST(sideband_ring_walks_across_the_end_and_stops_when_full)
+{
+	uint8_t ring[256], r[64];
+	struct dtl_sb out[8];
+	uint64_t pos = 200, tail, bad = 0;	/* start near the end: records wrap */
+	size_t n, len;
+
+	memset(ring, 0xee, sizeof(ring));
+	for (int i = 0; i < 5; i++) {
+		len = switch_rec(r, false, 10 + (uint32_t)i, 0, 1000 + (uint64_t)i);
+		for (size_t k = 0; k < len; k++)
+			ring[(pos + k) % sizeof(ring)] = r[k];
+		pos += len;
+	}
+	tail = dtl_sb__ring(ring, sizeof(ring), 200, pos, ST, out, 3, &n, &bad);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(tail, 200 + 3 * 32);
+	CHECK_EQ(out[2].pid, 12);
+	tail = dtl_sb__ring(ring, sizeof(ring), tail, pos, ST, out, 8, &n, &bad);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(tail, pos);
+	CHECK_EQ(out[1].pid, 14);
+	CHECK_EQ(out[1].ns, 1004);
+	CHECK_EQ(bad, 0);
+	/* a record of size 0, or a head behind the tail: skip to head, counted */
+	memset(ring, 0, sizeof(ring));
+	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 0, 64, ST, out, 8, &n, &bad), 64);
+	CHECK_EQ(bad, 1);
+	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 64, 0, ST, out, 8, &n, &bad), 0);
+	CHECK_EQ(bad, 2);
+	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 0, 1000, ST, out, 8, &n, &bad), 1000);
+	CHECK_EQ(bad, 3);
+}
+
+TEST(sideband_perf_clock_goes_back_on_the_timebase)
+{
+	/* Documentation/arch/powerpc/vpa-dtl.rst's header: upstream perf's decoding */
+	const uint64_t boot = 21349649546353231ull, freq = 512000000;
+	const uint64_t tb = 21403600706628832ull;	/* upstream perf script: 105373.359913 */
+	uint64_t ns = (uint64_t)((double)(tb - boot) / (double)freq * 1e9);
+
+	CHECK_EQ(ns / 1000, 105373359913ull);
+	/* and back within a tick (2 ns at 512 MHz) */
+	CHECK(dtl_sb__tb(ns, boot, freq) <= tb && tb - dtl_sb__tb(ns, boot, freq) <= 1);
+	CHECK_EQ(dtl_sb__tb(0, boot, freq), boot);
+	CHECK_EQ(dtl_sb__tb(123, boot, 0), 0);
+	/* no overflow at a year of uptime */
+	CHECK_EQ(dtl_sb__tb(365ull * 86400 * 1000000000ull, 0, freq),
+		 365ull * 86400 * freq);
+}
+
+TEST(procs_cgroup_from_v2_v1_and_garbage)
+{
+	char cg[128];
+
+	dtl_procs__parse_cgroup("0::/system.slice/db.service\n", cg, sizeof(cg));
+	CHECK_STR(cg, "/system.slice/db.service");
+	dtl_procs__parse_cgroup("12:cpu,cpuacct:/user/1\n1:name=systemd:/init.scope\n0::/v2\n",
+				cg, sizeof(cg));
+	CHECK_STR(cg, "/v2");
+	dtl_procs__parse_cgroup("3:memory:/m\n2:cpu:/c\n", cg, sizeof(cg));
+	CHECK_STR(cg, "/m");
+	dtl_procs__parse_cgroup("garbage with no colon\n\n", cg, sizeof(cg));
+	CHECK_STR(cg, "");
+	dtl_procs__parse_cgroup("", cg, sizeof(cg));
+	CHECK_STR(cg, "");
+	dtl_procs__parse_cgroup("0::/a/very/long/path/that/does/not/fit", cg, 8);
+	CHECK_STR(cg, "/a/very");
+}
+
+TEST(procs_names_once_again_after_exec_or_exit)
+{
+	const char *root = fakeroot_new();
+	struct dtl_procs *p = dtl_procs__new(root);
+	char comm[16], cg[128];
+
+	fakeroot_puts(root, "proc/321/comm", "nginx\n");
+	fakeroot_puts(root, "proc/321/cgroup", "0::/system.slice/nginx.service\n");
+	CHECK(dtl_procs__names(p, 321, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "nginx");
+	CHECK_STR(cg, "/system.slice/nginx.service");
+	CHECK(!dtl_procs__names(p, 321, comm, cg, sizeof(cg)));	/* handed on already */
+	CHECK(!dtl_procs__names(p, 0, comm, cg, sizeof(cg)));	/* idle has none */
+	dtl_procs__comm(p, 321, "nginx-worker");
+	CHECK(dtl_procs__names(p, 321, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "nginx-worker");
+	CHECK_STR(cg, "");				/* unchanged: not handed on */
+	CHECK(!dtl_procs__names(p, 321, comm, cg, sizeof(cg)));
+	dtl_procs__exit(p, 321);
+	CHECK(dtl_procs__names(p, 321, comm, cg, sizeof(cg)));	/* read again */
+	CHECK_STR(comm, "nginx");
+	/* gone before its names were read: empty, so the row says it does not know */
+	CHECK(dtl_procs__names(p, 999, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "");
+	CHECK_STR(cg, "");
+	/* two pids on one slot: each still gets its own names */
+	fakeroot_puts(root, "proc/65857/comm", "other\n");
+	CHECK(dtl_procs__names(p, 65857, comm, cg, sizeof(cg)));	/* 65857 % 65536 == 321 */
+	CHECK_STR(comm, "other");
+	CHECK(dtl_procs__names(p, 321, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "nginx");
+	dtl_procs__delete(p);
+}
+
+/* A child on cpu with a name of its own, switching often, until killed. */
+static pid_t busy_child(unsigned int cpu, const char *name)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		prctl(PR_SET_NAME, name);
+		for (;;) {
+			struct timespec ts = { 0, 200000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	return pid;
+}
+
+TEST(sideband_live_switch_stream_names_a_real_process)
+{
+	struct dtl_perf_opts o = { 0 };
+	struct dtl_cpuset set;
+	struct dtl_perf_cpus *p;
+	struct dtl_procs *procs = dtl_procs__new("/");
+	static struct dtl_sb sb[4096];
+	char err[1024], comm[16], cg[128];
+	bool seen = false, named = false, other = false;
+	uint64_t bad = 0;
+	pid_t child;
+
+	o.type = PERF_TYPE_SOFTWARE;
+	o.config = PERF_COUNT_SW_CPU_CLOCK;
+	o.period_ns = 100000000;
+	o.switches = true;
+	dtl_cpuset__parse(&set, "0", err, sizeof(err));
+	p = dtl_perf_cpus__open(&o, &set, "/", err, sizeof(err));
+	if (!p || dtl_perf_cpus__sideband_why(p)) {
+		printf("SKIP live switch stream: perf_event_open refused here: %s\n",
+		       p ? dtl_perf_cpus__sideband_why(p) : err);
+		dtl_perf_cpus__close(p);
+		dtl_procs__delete(procs);
+		return;
+	}
+	child = busy_child(0, "dtlsb-child");
+	for (int round = 0; round < 50 && !(seen && named); round++) {
+		size_t n;
+		struct timespec ts = { 0, 20000000 };
+
+		nanosleep(&ts, NULL);
+		dtl_perf_cpus__sideband(p, 0, sb, 4096, &n, &bad);
+		for (size_t i = 0; i < n; i++) {
+			if (sb[i].kind != DTL_SB_SWITCH)
+				continue;
+			other |= sb[i].pid != child;
+			if (sb[i].pid != child)
+				continue;
+			seen = true;
+			if (dtl_procs__names(procs, child, comm, cg, sizeof(cg)))
+				named = !strcmp(comm, "dtlsb-child");
+		}
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CHECK(seen);		/* the child was switched in on CPU 0 */
+	CHECK(named);		/* and /proc named it */
+	CHECK(other);		/* it sleeps: another task (idle, say) ran between */
+	CHECK_EQ(bad, 0);
+	dtl_perf_cpus__close(p);
+	dtl_procs__delete(procs);
+}
