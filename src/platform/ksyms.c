@@ -5,10 +5,12 @@
  */
 #include "ksyms.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys.h"
 
@@ -105,6 +107,42 @@ struct dtl_ksyms *dtl_ksyms__parse(const char *text, size_t len, char *why, size
 	return k;
 }
 
+/*
+ * The kernel decides at open(2) whether /proc/kallsyms shows addresses to
+ * the opener (CAP_SYSLOG, or perf_event_paranoid <= 1 at kptr_restrict 0),
+ * so a descriptor opened before dtltop drops its privileges still reads
+ * them after, and no capability need stay for it.
+ */
+static int kept_fd = -1;
+static char kept_root[4096];
+
+void dtl_ksyms__keep_open(const char *root)
+{
+	char path[4096];
+
+	if (kept_fd >= 0)
+		return;
+	snprintf(kept_root, sizeof(kept_root), "%s", root ? root : "");
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root && *root ? root : "");
+	kept_fd = open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static FILE *open_kallsyms(const char *root, const char *path)
+{
+	int fd;
+	FILE *f;
+
+	if (kept_fd < 0 || strcmp(kept_root, root ? root : ""))
+		return fopen(path, "re");
+	fd = dup(kept_fd);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0 || !(f = fdopen(fd, "r"))) {
+		if (fd >= 0)
+			close(fd);
+		return fopen(path, "re");
+	}
+	return f;
+}
+
 struct dtl_ksyms *dtl_ksyms__load(const char *root, char *why, size_t whylen)
 {
 	static const size_t max = 64u << 20;	/* kallsyms of a distribution kernel: ~10 MB */
@@ -115,7 +153,7 @@ struct dtl_ksyms *dtl_ksyms__load(const char *root, char *why, size_t whylen)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/proc/kallsyms", root && *root ? root : "");
-	f = fopen(path, "re");
+	f = open_kallsyms(root, path);
 	if (!f || !buf) {
 		snprintf(why, whylen, "%s unreadable", path);
 		free(buf);

@@ -20,6 +20,11 @@ struct dtl_ksyms *dtl_ksyms__parse(const char *text, size_t len, char *why, size
 /* Read root/proc/kallsyms (and say what kptr_restrict is where it hides them). */
 struct dtl_ksyms *dtl_ksyms__load(const char *root, char *why, size_t whylen);
 void dtl_ksyms__free(struct dtl_ksyms *k);
+/*
+ * Open root/proc/kallsyms now, while privileged, for a later load: the
+ * kernel shows addresses by the opener's privileges, not the reader's.
+ */
+void dtl_ksyms__keep_open(const char *root);
 /* "name+0x1c" for addr into buf; 0, or -1 where no symbol is at or below addr. */
 int dtl_ksyms__name(const struct dtl_ksyms *k, uint64_t addr, char *buf, size_t len);
 

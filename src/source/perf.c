@@ -14,6 +14,7 @@
 
 #include "../platform/caps.h"
 #include "../dtl/dtl.h"
+#include "../platform/ksyms.h"
 #include "../platform/perf.h"
 #include "../platform/procs.h"
 #include "backend.h"
@@ -178,6 +179,9 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		snprintf(err, errlen, "%s", note);
 		goto fail;
 	}
+	/* where involuntary preempts hit, named after the privileges are gone */
+	if (p->procs)
+		dtl_ksyms__keep_open(p->root);
 	if (open_all(src, src->mask, err, errlen))
 		goto fail;
 	if (dtl_cpuset__end(&src->cpus) > src->nr_cpus)

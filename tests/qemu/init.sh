@@ -343,7 +343,7 @@ TERM=xterm ttykeys /tmp/wpkeys /tmp/wp-tui.out taskset -c 0 dtltop --source=perf
 tpid=$!
 exec 5>/tmp/wpkeys
 sleep 4
-printf 'j\r' >&5
+printf '\r' >&5
 for _ in $(seq 50); do grep -q 'fake_hv_dtl_registered' /tmp/wp-tui.out && break; sleep 0.1; done
 grep -q 'Who pays: process' /tmp/wp-tui.out || why="$why Enter on the burner: no payer pane;"
 grep -q 'fake_hv_dtl_registered' /tmp/wp-tui.out ||
