@@ -23,6 +23,7 @@
  *   idle          an exporter between its intervals (-d 30): CPU and wakeups of
  *                 all its threads, against the same exporter ending one a second
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,8 @@
 #include "format/record.h"
 #include "source/source.h"
 #include "stats/stats.h"
-#include "stats/task.h"
+#include "dtl/sideband.h"
+#include "platform/procs.h"
 #include "stats/task.h"
 #include "tui/tui.h"
 #include "view/http.h"
@@ -226,6 +228,122 @@ static void bench_whopays(void)
 	       t_tasks / t_stats);
 	dtl_source__close(s);
 	free(buf), free(chunks), free(sw), free(swoff);
+}
+
+static void aux_cycles(unsigned int cpus, unsigned int per, int cycles, double *t_poll,
+		       double *t_copy, size_t *got);
+
+/* A CPU-wide switch record as the kernel writes it for dtltop's event: TID|TIME trailer. */
+static void put_switch(uint8_t *ring, size_t size, uint64_t *head, int out, uint32_t pid,
+		       uint32_t next, uint64_t ns)
+{
+	uint8_t r[32];
+	uint32_t type = 15;
+	uint16_t misc = out ? 1u << 13 : 0, len = 32;
+
+	memcpy(r, &type, 4), memcpy(r + 4, &misc, 2), memcpy(r + 6, &len, 2);
+	memcpy(r + 8, &next, 4), memcpy(r + 12, &next, 4);
+	memcpy(r + 16, &pid, 4), memcpy(r + 20, &pid, 4), memcpy(r + 24, &ns, 8);
+	for (int b = 0; b < 32; b++)
+		ring[(*head + (uint64_t)b) % size] = r[b];
+	*head += 32;
+}
+
+/*
+ * The live switch stream (on by default; --no-tasks): 20 ms of 20 k
+ * switches/s on each of 1920 CPUs, an OUT and an IN record each, walked from
+ * the rings, put on the timebase, named (the /proc cache warm, as after the
+ * first sight of each pid) and fed to the task table, as src/source/perf.c
+ * does; against the DTL path of the same run (AUX consume + stats, 85-entry
+ * batches).
+ */
+static void bench_sideband(void)
+{
+	const unsigned int cpus = 1920, per = 400, cycles = 6;	/* switches per CPU per cycle */
+	const size_t ring = 64 * 1024;
+	const uint64_t st = DTL_SAMPLE_TID | DTL_SAMPLE_TIME;
+	uint8_t *rings = calloc(cpus, ring);
+	uint64_t *head = calloc(cpus, sizeof(*head)), *tail = calloc(cpus, sizeof(*tail)), bad = 0;
+	int32_t *on = calloc(cpus, sizeof(*on));
+	struct dtl_sb *sb = malloc(1024 * sizeof(*sb));
+	struct dtl_procs *procs = dtl_procs__new("/nonexistent");
+	struct dtl_tasks *t = dtl_tasks__new(cpus, DTL_DEFAULT_TB_FREQ);
+	char comm[16], cg[128];
+	uint8_t ent[40 * 48];
+	double t_sb = 0, poll, copy, t0;
+	size_t records = 0, got;
+
+	if (!rings || !head || !tail || !on || !sb || !procs || !t) {
+		fprintf(stderr, "bench: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t pid = 1; pid <= 64; pid++)	/* names read once: the cache is warm */
+		dtl_procs__names(procs, (int32_t)(1000 + pid), comm, cg, sizeof(cg));
+	for (unsigned int cyc = 0; cyc < cycles; cyc++) {
+		for (unsigned int c = 0; c < cpus; c++)
+			for (unsigned int i = 0; i < per; i++) {
+				uint64_t ns = 1000000000ull + (uint64_t)(cyc * per + i) * 50000;
+				uint32_t prev = i & 1 ? 1000 + 1 + (c + i) % 64 : 0, next = i & 1 ? 0 :
+						1000 + 1 + (c + i + 1) % 64;
+
+				put_switch(rings + (size_t)c * ring, ring, &head[c], 1, prev, next, ns);
+				put_switch(rings + (size_t)c * ring, ring, &head[c], 0, next, prev, ns + 700);
+			}
+		/* the first cycle is not timed: the task table's queues grow once, then stay */
+		if (cyc == 1)
+			t_sb = 0, records = 0;
+		for (unsigned int c = 0; c < cpus; c++) {
+			t0 = cpu_s();
+			while (tail[c] != head[c]) {
+				size_t n;
+
+				tail[c] = dtl_sb__ring(rings + (size_t)c * ring, ring, tail[c], head[c], st, sb,
+						       1024, &n, &bad);
+				for (size_t i = 0; i < n; i++) {
+					struct dtl_switch sw = { 0 };
+
+					if (sb[i].kind != DTL_SB_SWITCH || on[c] == sb[i].pid + 1)
+						continue;	/* as the perf source: an IN after its OUT */
+					on[c] = sb[i].pid + 1;
+					sw.tb = dtl_sb__tb(sb[i].ns, 1000, DTL_DEFAULT_TB_FREQ);
+					sw.pid = sb[i].pid;
+					if (dtl_procs__names(procs, sw.pid, comm, cg, sizeof(cg)))
+						sw.comm = comm, sw.cgroup = cg;
+					dtl_tasks__switch(t, c, &sw);
+				}
+				records += n;
+			}
+			t_sb += cpu_s() - t0;
+			/* the CPU's entries of the same 20 ms (2 k/s), untimed: they drain its queue */
+			for (unsigned int i = 0; i < 40; i++) {
+				struct dtl_rec r = { 0 };
+
+				r.timebase = dtl_sb__tb(1000000000ull + (uint64_t)(cyc * per) * 50000 +
+							(uint64_t)(i + 1) * 500000, 1000, DTL_DEFAULT_TB_FREQ);
+				r.preempt_reason = (uint8_t)(i % 10);
+				dtl_rec__encode(&r, ent + i * 48);
+			}
+			dtl_tasks__add_entries(t, c, ent, 40);
+		}
+	}
+	aux_cycles(cpus, 85, 20, &poll, &copy, &got);
+	printf("switch stream (who pays, on by default; --no-tasks turns it off): %u CPUs x 20 k "
+	       "switches/s, %zu records (OUT + IN), %" PRIu64 " unreadable\n", cpus, records, bad);
+	printf("  switch record %8.2f ns  (walked, on the timebase, named, fed to the task table)\n",
+	       t_sb / (double)records * 1e9);
+	printf("  DTL entry     %8.2f ns  (baseline: AUX consume + stats, 85-entry batches)\n",
+	       poll / (double)got * 1e9);
+	printf("  ratio         %8.2fx a DTL entry, per record\n",
+	       t_sb / (double)records / (poll / (double)got));
+	printf("  share         %8.2f%% of a core at 1920 x 20 k switches/s, against %.2f%% for the DTL "
+	       "at 1920 x 2 k dispatches/s (%.1fx)\n",
+	       t_sb / (double)records * 2 * 20000 * cpus * 100, poll / (double)got * 2000 * cpus * 100,
+	       (t_sb / (double)records * 2 * 20000) / (poll / (double)got * 2000));
+	printf("  share         %8.2f%% of a core at 1920 x 1 k switches/s (a busy server)\n",
+	       t_sb / (double)records * 2 * 1000 * cpus * 100);
+	dtl_tasks__delete(t);
+	dtl_procs__delete(procs);
+	free(rings), free(head), free(tail), free(on), free(sb);
 }
 
 /* how: 0 the table, 1 with a filter that lets every row through, 2 the detail pane of CPU 0 */
@@ -888,7 +1006,7 @@ int main(int argc, char **argv)
 			const char *name;
 			void (*fn)(void);
 		} one[] = { { "exposition", bench_exposition }, { "decode", bench_decode },
-			    { "whopays", bench_whopays },
+			    { "whopays", bench_whopays }, { "sideband", bench_sideband },
 			    { "frame", bench_frame }, { "aux", bench_aux }, { "reopen", bench_reopen },
 			    { "record", bench_record } };
 
@@ -905,7 +1023,7 @@ int main(int argc, char **argv)
 				one[i].fn();
 				return 0;
 			}
-		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, frame, aux, reopen, record, "
+		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, sideband, frame, aux, reopen, record, "
 			"report or idle\n", only);
 		return 2;
 	}
@@ -941,6 +1059,7 @@ int main(int argc, char **argv)
 	printf("  ratio         %8.2fx\n", (double)kb_big / (double)kb_small);
 	bench_decode();
 	bench_whopays();
+	bench_sideband();
 	bench_frame();
 	bench_aux();
 	bench_reopen();

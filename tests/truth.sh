@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 
 col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+# col_sum CSV FIELD ROW: the field summed over the rows named ROW (third field)
+col_sum() { awk -F, -v k="$(col "$1" "$2")" -v r="$3" 'NR > 1 && $3 == r { s += $k } END { print s + 0 }' "$1"; }
 
 # --- steal and idle are shares of the interval: never above 100 (0.1.0 printed up to 423)
 "$DTLTOP" --sim=vcpus=64,ent=4,pool=4,load=0.99,other=4,clock=virtual -b -n 20 -d 0.2 --format=csv \
@@ -145,6 +147,49 @@ cat "$tmp/pipe.perf.data" | "$DTLTOP" -r /dev/stdin -b --csv 2>/dev/null | cmp -
 	|| fail "pipe-mode perf.data through a pipe"
 gzip -dc tests/data/all.perf.data.gz | "$DTLTOP" -r /dev/stdin -b --csv 2>/dev/null | cmp -s - "$tmp/all.csv" && ok \
 	|| fail "perf.data through a pipe"
+
+# --- who pays from a perf.data: upstream perf 7.3 recorded switches.perf.data
+# in the QEMU rig (perf record -a --switch-events -e vpa_dtl/dtl_all/, a busy
+# 'yes' pinned to CPU 1; tests/interop/init.sh) and listed it with perf script
+# --ns --show-switch-events: dtltop's import charges every entry to the pid
+# that perf's own switch records say ran at its preempt instant
+. tests/interop/payers.sh
+zcat tests/data/switches.perf.data.gz >"$tmp/switches.perf.data"
+zcat tests/data/switches.perf-script.txt.gz >"$tmp/switches.sw"
+if "$DTLTOP" -r "$tmp/switches.perf.data" -b --group=task --csv -o "$tmp/sw-task.csv" 2>"$tmp/sw.err"; then
+	P=$(perf_payers "$tmp/switches.sw") T=$(dtltop_payers "$tmp/sw-task.csv")
+	[ -n "$P" ] && [ "$P" = "$T" ] && ok || fail "switches.perf.data: per pid, perf [$(echo $P)], dtltop [$(echo $T)]"
+	# and the busy task is named as perf names it, with all of CPU 1's entries
+	grep -q ',yes\[451\],' "$tmp/sw-task.csv" && ok || fail "switches.perf.data: no row yes[451]"
+	[ "$(awk '$1 == 451 { print $2 }' <<<"$T")" = 604 ] && ok || fail "switches.perf.data: yes[451] not charged CPU 1's 604"
+	[ ! -s "$tmp/sw.err" ] && ok || fail "switches.perf.data: stderr: $(cat "$tmp/sw.err")"
+else
+	fail "switches.perf.data: exit $?: $(cat "$tmp/sw.err")"
+fi
+# the same file with its switch records damaged: counted, said, the entries all kept
+python3 - "$tmp/switches.perf.data" "$tmp/sw-bad.perf.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off, size = struct.unpack_from('<QQ', d, 40)
+end, n = off + size, 0
+while off + 8 <= end:
+    t, misc, sz = struct.unpack_from('<IHH', d, off)
+    if sz < 8:
+        break
+    if t == 15 and misc & 0x2000 and n < 5:	# OUT, to a pid of -5
+        struct.pack_into('<i', d, off + 8, -5)
+        n += 1
+    off += sz
+open(sys.argv[2], 'wb').write(d)
+PY
+"$DTLTOP" -r "$tmp/sw-bad.perf.data" -b --group=task --csv -o "$tmp/swb.csv" 2>"$tmp/swb.err" && ok || fail "damaged switches: exit"
+grep -q "warning: .*sw-bad.perf.data: task records (switch, comm, fork): 5 damaged, 0 switches not kept" "$tmp/swb.err" && ok \
+	|| fail "damaged switches: not said: $(cat "$tmp/swb.err")"
+[ "$(col_sum "$tmp/swb.csv" dispatches all)" = "$(col_sum "$tmp/sw-task.csv" dispatches all)" ] && ok \
+	|| fail "damaged switches: entries lost with them"
+"$DTLTOP" -r "$tmp/switches.perf.data" -b -n 1 | grep -q 'task switches' && ok || fail "switches.perf.data: header does not say it has task switches"
+"$DTLTOP" -r "$tmp/all.perf.data" -b -n 1 --group=task 2>&1 | grep -q 'no task data' && ok \
+	|| fail "a perf.data without switch records: rows not said to be no task data"
 
 # --- a replay shows what was recorded, never this machine's lparcfg
 mkdir -p "$tmp/lr/proc/powerpc"

@@ -13,6 +13,7 @@
 #define REC_LOST 2
 #define REC_COMM 3
 #define REC_EXIT 4
+#define REC_FORK 7
 #define REC_SWITCH 14
 #define REC_SWITCH_CPU_WIDE 15
 #define MISC_SWITCH_OUT (1u << 13)
@@ -69,8 +70,8 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 		return -1;
 	type = le32(rec);
 	memcpy(&misc, rec + 4, 2);
-	if (type != REC_LOST && type != REC_COMM && type != REC_EXIT && type != REC_SWITCH &&
-	    type != REC_SWITCH_CPU_WIDE)
+	if (type != REC_LOST && type != REC_COMM && type != REC_EXIT && type != REC_FORK &&
+	    type != REC_SWITCH && type != REC_SWITCH_CPU_WIDE)
 		return 0;
 	if (tid < 0 || time < 0)
 		return 0;	/* no time or task: of no use to us */
@@ -105,6 +106,16 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 			return -1;
 		out->kind = DTL_SB_EXIT;
 		out->pid = (int32_t)le32(rec + 8);
+		return 1;
+	case REC_FORK:
+		/* pid, ppid, tid, ptid, time; a new thread of a process is no new name */
+		if (body < 24)
+			return -1;
+		if (le32(rec + 8) == le32(rec + 12))
+			return 0;
+		out->kind = DTL_SB_FORK;
+		out->pid = (int32_t)le32(rec + 8);
+		out->ppid = (int32_t)le32(rec + 12);
 		return 1;
 	default:
 		/*

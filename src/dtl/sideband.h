@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sideband.h - perf's side-band records that say who runs where: CPU-wide
- * context switches, comm (exec, rename), exit, and lost records. Parsed from
+ * context switches, comm (exec, rename), fork, exit, and lost records. Parsed from
  * a ring image or a perf.data record; pure, so tests and fuzzers feed bytes.
  *
  * Times are the perf clock, the kernel's sched_clock(), which on powerpc is
@@ -23,12 +23,14 @@
 #define DTL_SAMPLE_STREAM_ID (1u << 9)
 #define DTL_SAMPLE_IDENTIFIER (1u << 16)
 
-enum dtl_sb_kind { DTL_SB_OTHER, DTL_SB_SWITCH, DTL_SB_COMM, DTL_SB_EXIT, DTL_SB_LOST };
+enum dtl_sb_kind { DTL_SB_OTHER, DTL_SB_SWITCH, DTL_SB_COMM, DTL_SB_EXIT, DTL_SB_LOST, DTL_SB_FORK };
 
 struct dtl_sb {
 	enum dtl_sb_kind kind;
 	uint64_t ns;		/* the perf clock */
-	int32_t pid;		/* SWITCH: the process on the CPU from ns on; COMM, EXIT: whose */
+	int32_t pid;		/* SWITCH: the process on the CPU from ns on; COMM, EXIT: whose;
+				 * FORK: the new process */
+	int32_t ppid;		/* FORK: its parent, whose name it starts with */
 	uint32_t cpu;		/* from the trailer; UINT32_MAX where it has none */
 	uint64_t lost;		/* LOST: records the kernel dropped */
 	char comm[16];		/* COMM, NUL-terminated */

@@ -28,11 +28,18 @@
 #include <sys/types.h>
 
 #include "../dtl/dtl.h"
+#include "../dtl/sideband.h"
+#include "pdtasks.h"
 
 #define PERF_MAGIC 0x32454c4946524550ull	/* "PERFILE2" */
 #define REC_LOST 2
+#define REC_COMM 3
+#define REC_EXIT 4
+#define REC_FORK 7
 #define REC_AUX 11
 #define REC_LOST_SAMPLES 13
+#define REC_SWITCH 14
+#define REC_SWITCH_CPU_WIDE 15
 #define REC_HEADER_ATTR 64
 #define REC_AUXTRACE_INFO 70
 #define REC_AUXTRACE 71
@@ -41,13 +48,6 @@
 #define AUX_PARTIAL 0x4
 #define AUX_COLLISION 0x8
 #define PERF_TYPE_MAX 6		/* types past the fixed ones are dynamic PMUs, like vpa_dtl */
-/* sample_type bits that make up a record's sample_id trailer, in its order */
-#define S_TID (1u << 1)
-#define S_TIME (1u << 2)
-#define S_ID (1u << 6)
-#define S_CPU (1u << 7)
-#define S_STREAM_ID (1u << 9)
-#define S_IDENTIFIER (1u << 16)
 #define WINDOW 4096		/* bytes of a CPU's AUX stream in memory at once */
 #define BATCH 256		/* entries handed to the writer at once */
 #define MAX_IDS 65536
@@ -97,6 +97,8 @@ struct pd {
 	uint64_t boot_tb, tb_freq;
 	bool info;
 	uint8_t *rec;			/* one record of pass one: 64 KiB */
+	struct dtl_pdtasks *tasks;	/* --switch-events: who ran */
+	uint64_t sb_bad, sb_lost;	/* damaged switch records; lost records of other events */
 };
 
 static uint64_t le64(const uint8_t *p)
@@ -188,11 +190,11 @@ static void attr(struct pd *pd, const uint8_t *a, const uint8_t *ids, size_t nid
 static bool trailer(const struct pd *pd, const uint8_t *r, size_t size, size_t body,
 		    uint32_t *cpu, uint64_t *id, bool *have_id)
 {
-	static const uint64_t order[] = { S_TID, S_TIME, S_ID, S_STREAM_ID, S_CPU, S_IDENTIFIER };
+	static const uint64_t order[] = { DTL_SAMPLE_TID, DTL_SAMPLE_TIME, DTL_SAMPLE_ID, DTL_SAMPLE_STREAM_ID, DTL_SAMPLE_CPU, DTL_SAMPLE_IDENTIFIER };
 	size_t n = 0, at = 0, cpu_at = 0, id_at = 0;
 
 	*have_id = false;
-	if (!pd->have_attr || !pd->sample_id_all || !(pd->sample_type & S_CPU))
+	if (!pd->have_attr || !pd->sample_id_all || !(pd->sample_type & DTL_SAMPLE_CPU))
 		return false;
 	for (size_t i = 0; i < 6; i++)
 		n += (pd->sample_type & order[i]) != 0;
@@ -201,15 +203,15 @@ static bool trailer(const struct pd *pd, const uint8_t *r, size_t size, size_t b
 	for (size_t i = 0; i < 6; i++) {
 		if (!(pd->sample_type & order[i]))
 			continue;
-		if (order[i] == S_CPU)
+		if (order[i] == DTL_SAMPLE_CPU)
 			cpu_at = at;
-		if (order[i] == S_ID || order[i] == S_IDENTIFIER)
+		if (order[i] == DTL_SAMPLE_ID || order[i] == DTL_SAMPLE_IDENTIFIER)
 			id_at = at;
 		at += 8;
 	}
 	r += size - n * 8;
 	*cpu = le32(r + cpu_at);
-	if (pd->sample_type & (S_ID | S_IDENTIFIER)) {
+	if (pd->sample_type & (DTL_SAMPLE_ID | DTL_SAMPLE_IDENTIFIER)) {
 		*id = le64(r + id_at);
 		*have_id = true;
 	}
@@ -303,7 +305,18 @@ static int index_records(struct pd *pd, char *warn, size_t warnlen)
 				pd->lost_records++;
 				if (add_gap(pd, cpu, UINT64_MAX))
 					goto oom;
+			} else if (type == REC_LOST) {
+				pd->sb_lost += le64(r + 16);	/* the switch stream's, say */
 			}
+		} else if ((type == REC_COMM || type == REC_EXIT || type == REC_FORK ||
+			    type == REC_SWITCH || type == REC_SWITCH_CPU_WIDE) && pd->sample_id_all) {
+			struct dtl_sb e;
+			int rc = dtl_sb__parse(r, size, pd->sample_type, &e);
+
+			if (rc < 0)
+				pd->sb_bad++;
+			else if (rc > 0 && dtl_pdtasks__add(pd->tasks, &e))
+				goto oom;
 		}
 		off += size;
 	}
@@ -494,6 +507,19 @@ static int header(struct pd *pd, uint8_t *hdr)
 	return 0;
 }
 
+/* A CPU's task switches before edge, written before its entries up to edge. */
+static int switches(struct pd *pd, struct dtl_rec_writer *w, unsigned int c, uint64_t edge,
+		    const struct dtl_rec_meta *m)
+{
+	struct dtl_switch sw[256];
+	size_t n;
+
+	while ((n = dtl_pdtasks__take(pd->tasks, c, edge, m->boot_tb, m->tb_freq, sw, 256)))
+		if (dtl_rec_writer__switches(w, c, sw, n))
+			return -1;
+	return 0;
+}
+
 /* Pass two: every CPU's entries, cut into intervals of the timebase. */
 static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct dtl_rec_meta *m,
 			   uint64_t t0)
@@ -519,6 +545,8 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 
 			if (!s || !s->started)
 				continue;
+			if (switches(pd, w, c, edge, m))
+				goto fail;
 			while (s->have_next && dtl__be64(s->next + 16) < edge) {
 				gaps += passed_gaps(s);
 				memcpy(batch + n++ * DTL_ENTRY_SIZE, s->next, DTL_ENTRY_SIZE);
@@ -568,6 +596,22 @@ static const char *sep(const char *warn, size_t off)
 	return off >= 2 && warn[off - 2] == ':' && warn[off - 1] == ' ' ? "" : "; ";
 }
 
+/* What makes the file's task attribution uncertain, where anything does. */
+static void task_summary(const struct pd *pd, char *warn, size_t warnlen, size_t off)
+{
+	uint64_t dropped = dtl_pdtasks__dropped(pd->tasks);
+
+	if (!pd->sb_bad && !dropped && !(pd->sb_lost && dtl_pdtasks__switches(pd->tasks)))
+		return;
+	if (!off)
+		off = (size_t)snprintf(warn, warnlen, "%s: ", pd->name);
+	if (off < warnlen)
+		snprintf(warn + off, warnlen - off, "%stask records (switch, comm, fork): %" PRIu64
+			 " damaged, %" PRIu64 " switches not kept, %" PRIu64 " records lost: "
+			 "who pays is uncertain around them",
+			 sep(warn, off), pd->sb_bad, dropped, pd->sb_lost);
+}
+
 /* perf's own words, so a perf user reads the same warning from both. */
 static void gap_summary(const struct pd *pd, char *warn, size_t warnlen)
 {
@@ -589,14 +633,43 @@ static void gap_summary(const struct pd *pd, char *warn, size_t warnlen)
 					PRIu64 " times out of %" PRIu64 "!", sep(warn, off),
 					pd->collision, pd->aux_records);
 	if (pd->lost_records && off < warnlen)
-		snprintf(warn + off, warnlen - off, "%sperf lost %" PRIu64 " records of the vpa_dtl "
-			 "event", sep(warn, off), pd->lost_records);
+		off += (size_t)snprintf(warn + off, warnlen - off, "%sperf lost %" PRIu64 " records "
+					"of the vpa_dtl event", sep(warn, off), pd->lost_records);
+	task_summary(pd, warn, warnlen, off);
+}
+
+static void pd_free(struct pd *pd)
+{
+	for (size_t u = 0; u < pd->nused; u++) {
+		free(pd->s[pd->used[u]]->ch);
+		free(pd->s[pd->used[u]]->gap);
+		free(pd->s[pd->used[u]]);
+	}
+	free(pd->ids);
+	free(pd->rec);
+	dtl_pdtasks__free(pd->tasks);
+	free(pd);
+}
+
+static struct pd *pd_new(void)
+{
+	struct pd *pd = calloc(1, sizeof(*pd));
+
+	if (!pd)
+		return NULL;
+	pd->rec = malloc(65536 + 8);
+	pd->tasks = dtl_pdtasks__new();
+	if (!pd->rec || !pd->tasks) {
+		pd_free(pd);
+		return NULL;
+	}
+	return pd;
 }
 
 int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interval_s,
 			  char *err, size_t errlen, char *warn, size_t warnlen)
 {
-	struct pd *pd = calloc(1, sizeof(*pd));
+	struct pd *pd = pd_new();
 	struct dtl_rec_writer *w = NULL;
 	struct dtl_rec_meta m;
 	uint8_t hdr[104];
@@ -605,12 +678,6 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 
 	warn[0] = '\0';
 	if (!pd) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
-	pd->rec = malloc(65536 + 8);
-	if (!pd->rec) {
-		free(pd);
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
@@ -625,6 +692,10 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	pd->len = (uint64_t)ftello(in);
 	if (header(pd, hdr) || index_records(pd, warn, warnlen) < 0)
 		goto out;
+	if (dtl_pdtasks__index(pd->tasks)) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto out;
+	}
 	if (!pd->chunks || !pd->info) {
 		snprintf(err, errlen, "%s: no vpa_dtl AUX data in this perf.data (make it with "
 			 "'perf record -a -e vpa_dtl/dtl_all/')", name);
@@ -652,8 +723,9 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 		goto out;
 	}
 	snprintf(m.detail, sizeof(m.detail), "%" PRIu64 " AUX chunks, %" PRIu64 " of %" PRIu64
-		 " AUX records flagged", pd->chunks, pd->truncated + pd->partial + pd->collision,
-		 pd->aux_records);
+		 " AUX records flagged, %s", pd->chunks, pd->truncated + pd->partial + pd->collision,
+		 pd->aux_records, dtl_pdtasks__switches(pd->tasks) ? "task switches" :
+		 "no task switches (perf record --switch-events)");
 	/* A timebase runs at MHz to GHz; anything else is damage. */
 	m.tb_freq = dtl_tb_freq__ok(pd->tb_freq) ? pd->tb_freq : DTL_DEFAULT_TB_FREQ;
 	m.boot_tb = pd->boot_tb;
@@ -680,13 +752,6 @@ int dtl_perfdata__convert(FILE *in, const char *name, int out_fd, double interva
 	w = NULL;
 	gap_summary(pd, warn, warnlen);
 out:
-	for (size_t u = 0; u < pd->nused; u++) {
-		free(pd->s[pd->used[u]]->ch);
-		free(pd->s[pd->used[u]]->gap);
-		free(pd->s[pd->used[u]]);
-	}
-	free(pd->ids);
-	free(pd->rec);
-	free(pd);
+	pd_free(pd);
 	return rc;
 }

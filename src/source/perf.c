@@ -45,6 +45,7 @@ struct psrc {
 	struct dtl_procs *procs;		/* NULL: --no-tasks */
 	uint64_t boot_tb, tb_freq;
 	uint64_t sb_bad, sb_lost;
+	int32_t on[DTL_MAX_CPUS];		/* the pid last switched in + 1, 0 unknown */
 	struct dtl_sb sb[SWITCHES];
 	struct dtl_switch sw[SWITCHES];
 	char comm[SWITCHES][16];
@@ -254,7 +255,13 @@ static bool switches(struct psrc *p, unsigned int cpu, struct dtl_chunk *c)
 			dtl_procs__exit(p->procs, e->pid);
 		} else if (e->kind == DTL_SB_LOST) {
 			p->sb_lost += e->lost;
-		} else if (e->kind == DTL_SB_SWITCH) {
+			p->on[cpu] = 0;
+		} else if (e->kind == DTL_SB_SWITCH && p->on[cpu] != e->pid + 1) {
+			/*
+			 * A CPU-wide switch comes twice, OUT of one task naming the
+			 * next, then IN of that task: the second changes nothing.
+			 */
+			p->on[cpu] = e->pid + 1;
 			sw->tb = dtl_sb__tb(e->ns, p->boot_tb, p->tb_freq);
 			sw->pid = e->pid;
 			sw->comm = sw->cgroup = NULL;

@@ -81,6 +81,26 @@ for data in "$dir"/*.data; do
 	case $s in lap) [ "$pg" -gt 0 ] || fail "lap: no gap flagged" ;; esac
 	[ "$s" = pipe ] || why=$(per_interval "$csv" "$dir/$s.script") || fail "$s: per interval: $why"
 done
+. tests/interop/payers.sh
+if [ -f "$dir/switches.sw" ] && [ -f "$dir/switches.data" ]; then
+	"$DTLTOP" -r "$dir/switches.data" -b --group=task --csv -o "$dir/switches-task.csv" 2>"$dir/switches-task.err" ||
+		fail "switches: dtltop --group=task: $(head -n1 "$dir/switches-task.err")"
+	P=$(perf_payers "$dir/switches.sw") T=$(dtltop_payers "$dir/switches-task.csv")
+	printf '%s\n' "$P" >"$dir/switches-perf.txt"
+	printf '%s\n' "$T" >"$dir/switches-dtltop.txt"
+	[ "$P" = "$T" ] || fail "switches: per pid, perf's switch records give [$(echo $P)], dtltop [$(echo $T)]"
+	ypid=$(awk '$1 == "BUSY" && $2 == "switches" { print $4 }' "$dir/guest.txt")
+	y=$(awk -v p="$ypid" '$1 == p { print $2 }' <<<"$T")
+	c1=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "dispatches") d = i; next } $3 == 1 { s += $d } END { print s + 0 }' "$dir/switches.csv")
+	# the busy task on CPU 1 pays for nearly all of CPU 1's entries, under its own name
+	[ -n "$ypid" ] && [ "$((100 * ${y:-0}))" -ge "$((90 * c1))" ] ||
+		fail "switches: yes[$ypid] was charged ${y:-0} of CPU 1's $c1 entries"
+	grep -q "^[^,]*,[^,]*,yes\[$ypid\]," "$dir/switches-task.csv" || fail "switches: no row yes[$ypid]"
+	# what upstream perf itself prints on the vpa-dtl lines: the pid before [cpu]
+	U=$(awk '/vpa-dtl: timebase/ { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { n[$(i - 1)]++; break } }
+		END { for (p in n) print p, n[p] }' "$dir/switches.sw" | sort)
+	echo "| who pays (switches) | per pid | | upstream perf script's own: $(echo $U) | from perf's switch records: $(echo $P) | dtltop: $(echo $T) | | |" >>"$table"
+fi
 if [ "$upstream" = 0 ]; then
 	for e in dtl_all dtl_cede dtl_fault dtl_preempt; do
 		grep -q "vpa_dtl/$e/ .*Kernel PMU event" "$dir/list" || fail "perf list: no vpa_dtl/$e/"

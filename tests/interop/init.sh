@@ -77,6 +77,16 @@ if [ "$UPSTREAM" = 0 ]; then
 	rec freq '-a -e vpa_dtl/dtl_all/' 'bursts 2 20'
 	rec mixed '-a -e cpu-clock,vpa_dtl/dtl_all/ -c 1000000' 'bursts 22 50; ctl burst 30'
 	rec pipe '-a -e vpa_dtl/dtl_all/ -c 1000000 -o -' 'bursts 23 50'
+	# who pays: a busy 'yes' pinned to CPU 1 under a steady stream of entries,
+	# recorded with perf's switch records; perf's own listing of them
+	# (--show-switch-events) is what check.sh attributes dtltop's import against
+	taskset -c 1 yes >/dev/null &
+	ypid=$!
+	rec switches '-a --switch-events -e vpa_dtl/dtl_all/ -c 1000000' 'ctl rate 200; sleep 3; ctl rate 0'
+	kill $ypid
+	echo "BUSY switches yes $ypid"
+	perf script --ns --show-switch-events -i /tmp/switches.data >/tmp/switches.sw 2>&1
+	ship switches.sw /tmp/switches.sw
 fi
 dmesg >/tmp/dmesg
 ship dmesg /tmp/dmesg

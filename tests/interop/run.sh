@@ -44,7 +44,7 @@ bb=build/qemu/busybox
 root=$top/initramfs-$name
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
 cp "$bb" "$root/bin/busybox"
-for a in sh awk base64 cat dmesg echo grep gzip head kill mount poweroff seq sleep tail tr wc; do
+for a in sh awk base64 cat dmesg echo grep gzip head kill mount poweroff seq sleep tail taskset tr wc yes; do
 	ln -s busybox "$root/bin/$a"
 done
 cp "$perf" "$root/bin/perf"
@@ -65,5 +65,5 @@ for b in "$out"/*.b64; do
 	base64 -d "$b" | gunzip >"${b%.b64}" || die "$(basename "$b"): damaged on the console"
 	rm -f "$b"
 done
-grep -E '^(RECORDED|FAIL|interop:|perf version)' "$log.txt" >"$out/guest.txt"
+grep -E '^(RECORDED|BUSY|FAIL|interop:|perf version)' "$log.txt" >"$out/guest.txt"
 tests/interop/check.sh "$out" "$upstream"

@@ -107,6 +107,53 @@ static void attr(uint8_t a[ATTR_SIZE], uint64_t config)
 	memcpy(a + 40, &flags, 8);
 }
 
+/* The trailer of a task record: whose it is, and when. */
+static void task_id(struct pd_gen *g, uint32_t cpu, uint32_t pid, uint64_t ns)
+{
+	put32(g, pid);
+	put32(g, pid);
+	put64(g, ns);
+	put32(g, cpu);
+	put32(g, 0);
+	put64(g, 900 + cpu);	/* the tracking event's id: not vpa_dtl's */
+}
+
+void pd_gen__switch(struct pd_gen *g, uint32_t cpu, uint64_t ns, int out, uint32_t pid,
+		    uint32_t next_prev)
+{
+	uint16_t misc = out ? 1u << 13 : 0, size = 8 + 8 + 32;
+
+	put32(g, 15);		/* PERF_RECORD_SWITCH_CPU_WIDE */
+	put(g, &misc, 2);
+	put(g, &size, 2);
+	put32(g, next_prev);
+	put32(g, next_prev);
+	task_id(g, cpu, pid, ns);
+}
+
+void pd_gen__comm(struct pd_gen *g, uint32_t cpu, uint64_t ns, uint32_t pid, const char *comm)
+{
+	char name[16] = { 0 };
+
+	strncpy(name, comm, sizeof(name) - 1);
+	header(g, 3, 8 + 8 + 16 + 32);
+	put32(g, pid);
+	put32(g, pid);
+	put(g, name, 16);
+	task_id(g, cpu, pid, ns);
+}
+
+void pd_gen__fork(struct pd_gen *g, uint32_t cpu, uint64_t ns, uint32_t pid, uint32_t ppid)
+{
+	header(g, 7, 8 + 24 + 32);
+	put32(g, pid);
+	put32(g, ppid);
+	put32(g, pid);
+	put32(g, ppid);
+	put64(g, ns);
+	task_id(g, cpu, pid, ns);
+}
+
 void pd_gen__auxtrace_info(struct pd_gen *g, uint32_t type)
 {
 	header(g, 70, 8 + 8 + 8);

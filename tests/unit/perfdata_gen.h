@@ -30,6 +30,16 @@ void pd_gen__lost(struct pd_gen *g, uint32_t cpu, uint64_t lost);
 void pd_gen__auxtrace_idx(struct pd_gen *g, uint32_t idx, uint32_t cpu, uint64_t pos,
 			  const void *data, size_t len);
 /*
+ * perf record --switch-events: a CPU-wide switch at ns on cpu (out: pid
+ * leaves for next_prev; in: pid arrives from next_prev), a comm record
+ * (exec), a fork of a new process. Their trailers carry the tracking
+ * event's id, not vpa_dtl's.
+ */
+void pd_gen__switch(struct pd_gen *g, uint32_t cpu, uint64_t ns, int out, uint32_t pid,
+		    uint32_t next_prev);
+void pd_gen__comm(struct pd_gen *g, uint32_t cpu, uint64_t ns, uint32_t pid, const char *comm);
+void pd_gen__fork(struct pd_gen *g, uint32_t cpu, uint64_t ns, uint32_t pid, uint32_t ppid);
+/*
  * The whole file; the caller frees it. pipe: the 16-byte pipe-mode header
  * and a HEADER_ATTR record; else perf's file header, the attr with one id
  * per CPU, and the features perf record writes: HEADER_HOSTNAME (host),

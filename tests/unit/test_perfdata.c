@@ -100,7 +100,7 @@ static uint8_t *two_cpus(size_t *len, int pipe)
 	struct pd_gen *g = pd_gen__new();
 	uint8_t chunk[48 * 41];
 
-	pd_gen__other(g, 3, 24);			/* COMM */
+	pd_gen__other(g, 3, 24 + 32);			/* COMM of pid 0, with its trailer */
 	pd_gen__auxtrace_info(g, 7);
 	for (unsigned int c = 0; c <= 2; c += 2) {
 		uint64_t pos = 0;
@@ -245,7 +245,7 @@ TEST(perfdata_absurd_lengths_are_named_with_their_offset)
 	free(buf);
 
 	buf = two_cpus(&len, 0);
-	v += 32 + 24;					/* the first AUXTRACE's size */
+	v += 64 + 24;					/* the first AUXTRACE's size */
 	memcpy(buf + v + 8, &huge, 8);
 	import(buf, len, im);
 	CHECK_EQ(im->rc, -1);
