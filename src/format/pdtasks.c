@@ -291,6 +291,14 @@ size_t dtl_pdtasks__take(struct dtl_pdtasks *t, unsigned int cpu, uint64_t edge,
 	return n;
 }
 
+uint64_t dtl_pdtasks__next_tb(const struct dtl_pdtasks *t, unsigned int cpu, uint64_t boot_tb,
+			      uint64_t tb_freq)
+{
+	const struct cpu_sw *c = cpu < DTL_MAX_CPUS ? t->cpu[cpu] : NULL;
+
+	return c && c->next < c->n ? tb_of(c->v[c->next].ns, boot_tb, tb_freq) : UINT64_MAX;
+}
+
 uint64_t dtl_pdtasks__switches(const struct dtl_pdtasks *t)
 {
 	return t->switches;

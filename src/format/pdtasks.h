@@ -34,6 +34,10 @@ int dtl_pdtasks__index(struct dtl_pdtasks *t);
 size_t dtl_pdtasks__take(struct dtl_pdtasks *t, unsigned int cpu, uint64_t edge,
 			 uint64_t boot_tb, uint64_t tb_freq, struct dtl_switch *out, size_t max);
 
+/* The timebase of cpu's next switch not yet taken; UINT64_MAX when none is left. */
+uint64_t dtl_pdtasks__next_tb(const struct dtl_pdtasks *t, unsigned int cpu, uint64_t boot_tb,
+			      uint64_t tb_freq);
+
 /* Switches kept, and those not kept (past the cap, or of no CPU we know). */
 uint64_t dtl_pdtasks__switches(const struct dtl_pdtasks *t);
 uint64_t dtl_pdtasks__dropped(const struct dtl_pdtasks *t);

@@ -545,9 +545,21 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 
 			if (!s || !s->started)
 				continue;
-			if (switches(pd, w, c, edge, m))
-				goto fail;
 			while (s->have_next && dtl__be64(s->next + 16) < edge) {
+				uint64_t tb = dtl__be64(s->next + 16);
+
+				/*
+				 * The switches up to an entry go before it, interleaved,
+				 * so the reader's queue holds only those between two
+				 * entries, as a live source's would.
+				 */
+				if (dtl_pdtasks__next_tb(pd->tasks, c, m->boot_tb, m->tb_freq) <= tb) {
+					if (n && dtl_rec_writer__entries(w, c, batch, n, 0, 0))
+						goto fail;
+					n = 0;
+					if (switches(pd, w, c, tb + 1, m))
+						goto fail;
+				}
 				gaps += passed_gaps(s);
 				memcpy(batch + n++ * DTL_ENTRY_SIZE, s->next, DTL_ENTRY_SIZE);
 				advance(pd, s);
@@ -561,7 +573,7 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 			if (!s->have_next)
 				gaps += passed_gaps(s);
 			if (dtl_rec_writer__entries(w, c, batch, n, 0, s->bad + s->junk - s->reported) ||
-			    dtl_rec_writer__gaps(w, c, gaps))
+			    dtl_rec_writer__gaps(w, c, gaps) || switches(pd, w, c, edge, m))
 				goto fail;
 			s->reported = s->bad + s->junk;
 			if (s->have_next && dtl__be64(s->next + 16) < next)

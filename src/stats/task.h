@@ -27,8 +27,16 @@ enum dtl_task_group { DTL_TASKS_BY_TASK, DTL_TASKS_BY_CGROUP };
 
 /* Most tasks (and cgroups) kept apart; later ones are summed as "other". */
 #define DTL_TASKS_MAX 4096
-/* Switches a CPU holds waiting for its entries; past this the oldest apply. */
-#define DTL_TASKS_QUEUE 8192
+/*
+ * Switches a CPU holds waiting for its entries; past this the oldest apply.
+ * No switch happens between an entry's instant and its dispatch (the vCPU
+ * is not running), and a source hands out a CPU's switches and entries
+ * drained together, so the queue only spans what came since a drain (a
+ * 64 KiB switch ring wakes dtltop at 500 switches). Kept small: a CPU whose
+ * kernel mask logs nothing (-e preempt on an idle CPU) fills it, and 1920 of
+ * them hold 32 KiB each.
+ */
+#define DTL_TASKS_QUEUE 1024
 /* Where involuntary preempts hit, per task: this many distinct srr0 values, exactly. */
 #define DTL_TASKS_PCS 256
 
