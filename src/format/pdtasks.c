@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../platform/cpuset.h"
+#include "grow.h"
 
 /*
  * 16 bytes a switch: 8 M of them is 128 MiB, hours of a busy 64-CPU LPAR;
@@ -65,21 +66,6 @@ struct dtl_pdtasks {
 	struct slot *map;
 	size_t mapcap, mapn;
 };
-
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 64;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 struct dtl_pdtasks *dtl_pdtasks__new(void)
 {
@@ -148,7 +134,7 @@ int dtl_pdtasks__add(struct dtl_pdtasks *t, const struct dtl_sb *e)
 		c = t->cpu[e->cpu];
 		if (!c && !(c = t->cpu[e->cpu] = calloc(1, sizeof(*c))))
 			return -1;
-		if (grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
+		if (dtl_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
 			return -1;
 		c->v[c->n++] = (struct sw){ e->ns, e->pid, NONE };
 		t->switches++;
@@ -156,7 +142,7 @@ int dtl_pdtasks__add(struct dtl_pdtasks *t, const struct dtl_sb *e)
 	}
 	if ((e->kind != DTL_SB_COMM && e->kind != DTL_SB_FORK) || e->pid <= 0 || t->nev >= MAX_EVENTS)
 		return 0;
-	if (grow((void **)&t->ev, &t->evcap, t->nev, sizeof(*t->ev)))
+	if (dtl_grow((void **)&t->ev, &t->evcap, t->nev, sizeof(*t->ev)))
 		return -1;
 	t->ev[t->nev] = (struct ev){ e->ns, (uint32_t)t->nev, e->pid,
 				     e->kind == DTL_SB_FORK ? e->ppid : -1, { 0 } };

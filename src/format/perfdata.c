@@ -29,6 +29,7 @@
 
 #include "../dtl/dtl.h"
 #include "../dtl/sideband.h"
+#include "grow.h"
 #include "pdtasks.h"
 
 #define PERF_MAGIC 0x32454c4946524550ull	/* "PERFILE2" */
@@ -137,21 +138,6 @@ static struct stream *stream_of(struct pd *pd, uint32_t cpu)
 	return pd->s[cpu];
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-	size_t c = *cap ? *cap * 2 : 64;
-
-	if (n < *cap)
-		return 0;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static bool dtl_id(const struct pd *pd, uint64_t id)
 {
 	for (size_t i = 0; i < pd->nids; i++)
@@ -177,7 +163,7 @@ static void attr(struct pd *pd, const uint8_t *a, const uint8_t *ids, size_t nid
 	if (le64(a + 8) & DTL_MASK_ALL)
 		pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL;
 	for (size_t i = 0; i < nids && pd->nids < MAX_IDS; i++) {
-		if (grow((void **)&pd->ids, &pd->idcap, pd->nids, sizeof(*pd->ids)))
+		if (dtl_grow((void **)&pd->ids, &pd->idcap, pd->nids, sizeof(*pd->ids)))
 			return;		/* ids unknown: lost records are then all taken for ours */
 		pd->ids[pd->nids++] = le64(ids + i * 8);
 	}
@@ -223,7 +209,7 @@ static int add_gap(struct pd *pd, uint32_t cpu, uint64_t pos)
 {
 	struct stream *s = stream_of(pd, cpu);
 
-	if (!s || grow((void **)&s->gap, &s->gapcap, s->ngap, sizeof(*s->gap)))
+	if (!s || dtl_grow((void **)&s->gap, &s->gapcap, s->ngap, sizeof(*s->gap)))
 		return cpu < DTL_MAX_CPUS ? -1 : 0;
 	s->gap[s->ngap++] = pos;
 	return 0;
@@ -280,7 +266,7 @@ static int index_records(struct pd *pd, char *warn, size_t warnlen)
 			}
 			s = stream_of(pd, le32(r + 40));
 			if (s) {
-				if (grow((void **)&s->ch, &s->chcap, s->nch, sizeof(*s->ch)))
+				if (dtl_grow((void **)&s->ch, &s->chcap, s->nch, sizeof(*s->ch)))
 					goto oom;
 				s->ch[s->nch++] = (struct chunk){ off + size, dlen, le64(r + 16) };
 				pd->chunks++;
@@ -541,10 +527,11 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 			unsigned int c = pd->used[u];
 			struct stream *s = pd->s[c];
 			size_t n = 0;
-			uint64_t gaps = 0;
+			uint64_t gaps = 0, swtb;
 
 			if (!s || !s->started)
 				continue;
+			swtb = dtl_pdtasks__next_tb(pd->tasks, c, m->boot_tb, m->tb_freq);
 			while (s->have_next && dtl__be64(s->next + 16) < edge) {
 				uint64_t tb = dtl__be64(s->next + 16);
 
@@ -553,12 +540,13 @@ static int write_intervals(struct pd *pd, struct dtl_rec_writer *w, const struct
 				 * so the reader's queue holds only those between two
 				 * entries, as a live source's would.
 				 */
-				if (dtl_pdtasks__next_tb(pd->tasks, c, m->boot_tb, m->tb_freq) <= tb) {
+				if (swtb <= tb) {
 					if (n && dtl_rec_writer__entries(w, c, batch, n, 0, 0))
 						goto fail;
 					n = 0;
 					if (switches(pd, w, c, tb + 1, m))
 						goto fail;
+					swtb = dtl_pdtasks__next_tb(pd->tasks, c, m->boot_tb, m->tb_freq);
 				}
 				gaps += passed_gaps(s);
 				memcpy(batch + n++ * DTL_ENTRY_SIZE, s->next, DTL_ENTRY_SIZE);
