@@ -109,9 +109,9 @@ build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 
 # Groundwork for recording format 2 (issue 32): a recording's entries in several
 # layouts, bytes per entry and coding rates in one run (build/fmtstudy FILE.dtl).
-build/fmtstudy: bench/fmtstudy.c src/format/record.c src/format/switches.c src/dtl/dtl.c $(HDRS)
+build/fmtstudy: bench/fmtstudy.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/format/record.c src/format/switches.c src/dtl/dtl.c \
+	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
 		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
 		-lzstd -lz -lm
 

@@ -34,6 +34,119 @@ static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
 	return s;
 }
 
+#ifdef FUZZ_RECORDING
+#include <zlib.h>
+#include <zstd.h>
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A chunk of type and codec around payload at o, both checksums right; its end. */
+static uint8_t *chunk(uint8_t *o, int type, int codec, const uint8_t *payload, size_t len,
+		      size_t rawlen)
+{
+	put32(o, 0x434c5444u);
+	o[4] = (uint8_t)type;
+	o[5] = (uint8_t)codec;
+	o[6] = o[7] = 0;
+	put32(o + 8, (uint32_t)len);
+	put32(o + 12, (uint32_t)rawlen);
+	put32(o + 16, (uint32_t)crc32(0, payload, (uInt)len));
+	put32(o + 20, (uint32_t)crc32(0, o, 20));
+	memcpy(o + 24, payload, len);
+	return o + 24 + len;
+}
+
+/*
+ * The checksums and zstd would stop nearly every mutation at the door, so
+ * an input whose first byte is odd is not a file but what a data chunk
+ * holds, and the target writes the file around it, checksums right: byte 1
+ * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
+ * next 11 bytes are the streams' lengths in 4-byte units, each stream
+ * stored or, where its length byte is odd, compressed), then a tick.
+ */
+/* A format 2 data chunk of 11 streams, stream s compressed where zstd[s]. */
+static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len[11],
+		       const int zstd[11], uint8_t *pay, size_t cap)
+{
+	size_t off = 1 + 11 * 9, raw = 0;
+
+	pay[0] = 11;
+	for (int s = 0; s < 11; s++) {
+		uint8_t *h = pay + 1 + s * 9;
+		size_t zl = len[s];
+
+		h[0] = (uint8_t)zstd[s];
+		if (zstd[s])
+			zl = ZSTD_compress(pay + off, cap - off, st[s], len[s], 1);
+		else if (len[s])
+			memcpy(pay + off, st[s], len[s]);
+		put32(h + 1, (uint32_t)len[s]);
+		put32(h + 5, (uint32_t)zl);
+		off += zl;
+		raw += len[s];
+	}
+	return chunk(o, 2, 2, pay, off, raw);
+}
+
+/*
+ * The checksums and zstd would stop nearly every mutation at the door, so
+ * an input whose first byte is odd is not a file but what a data chunk
+ * holds, and the target writes the file around it, checksums right: byte 1
+ * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
+ * next 11 bytes are the streams' lengths in 4-byte units, each stream
+ * stored or, where its length byte is odd, compressed), then a tick.
+ */
+static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
+{
+	static const char meta[] = "format=2.0\ntb_freq=512000000\nnr_cpus=4\ncpus=0-3\n";
+	static uint8_t tick[8 + 24] = { 6, 0, 0, 0, 24 };
+	size_t cap = 2 * size + 4096, zl;
+	uint8_t *out = malloc(cap), *o = out, *z = malloc(cap);
+	int major = size > 1 && data[1] & 1 ? 2 : 1;
+
+	memcpy(o, "DTLTOPRC", 8);
+	o[8] = (uint8_t)major;
+	memset(o + 9, 0, 7);
+	o += 16;
+	zl = ZSTD_compress(z, cap, meta, sizeof(meta) - 1, 1);
+	o = chunk(o, 1, 1, z, zl, sizeof(meta) - 1);
+	data += size > 1 ? 2 : size;
+	size -= size > 1 ? 2 : size;
+	if (major == 1) {
+		zl = ZSTD_compress(z, cap, data, size, 1);
+		o = chunk(o, 2, 1, z, zl, size);
+		zl = ZSTD_compress(z, cap, tick, sizeof(tick), 1);
+		o = chunk(o, 2, 1, z, zl, sizeof(tick));
+	} else {
+		const uint8_t *st[11] = { tick };
+		size_t lens[11] = { sizeof(tick) }, at = size < 11 ? size : 11;
+		int zstd[11] = { 0 };
+
+		for (int s = 0; s < 11; s++) {
+			size_t want = s < (int)size ? (size_t)data[s] * 4 : 0;
+
+			zstd[s] = s < (int)size && data[s] & 1;
+			st[s] = data + at;
+			lens[s] = want < size - at ? want : size - at;
+			at += lens[s];
+		}
+		o = chunk2(o, st, lens, zstd, z, cap);
+		memset(lens, 0, sizeof(lens));
+		memset(zstd, 0, sizeof(zstd));
+		st[0] = tick;
+		lens[0] = sizeof(tick);
+		o = chunk2(o, st, lens, zstd, z, cap);
+	}
+	free(z);
+	*len = (size_t)(o - out);
+	return out;
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -110,8 +223,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	size_t events = 0;
 
+	uint8_t *file = NULL;
+
 	if (!size)
 		return 0;
+	if (data[0] & 1) {
+		file = wrap(data, size, &size);
+		data = file;
+	}
 	f = fmemopen((void *)data, size, "rb");
 	r = dtl_rec_reader__open(f, "fuzz.dtl", &m, err, sizeof(err));
 	if (!r) {
@@ -125,6 +244,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dtl_rec_reader__close(r);
 	}
 	fclose(f);
+	free(file);
 	(void)events;
 #elif defined(FUZZ_PERFDATA)
 	/* Any bytes as a perf.data: an error naming it, or a recording that reads back whole. */

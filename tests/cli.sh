@@ -273,6 +273,20 @@ cmp -s <(csv_cols tests/data/v1.0-sim.csv "$same") <(csv_cols "$tmp/v10.csv" "$s
 	|| fail "a format 1.0 recording no longer replays to its recorded CSV"
 awk -F, 'NR > 1 && ($8 > 100 || $8 < 0) { bad = 1 } END { exit bad }' "$tmp/v10.csv" && ok \
 	|| fail "format 1.0 replay: steal_pct outside 0-100"
+# every 1.x recording committed replays to the CSV committed beside it, byte for byte, and
+# -r OLD -w NEW converts it to today's format, which replays to the same bytes
+for f in v1.0-sim:replay v1.3-sim:cpu v1.3-sim:vp v1.3-sim:task v1.3-sim:cgroup; do
+	rec=${f%%:*} g=${f#*:}
+	grp=--group=$g; [ "$g" = replay ] && grp=
+	"$DTLTOP" --no-config -r "tests/data/$rec.dtl" -b --csv $grp | cmp -s - "tests/data/$rec.$g.csv" \
+		&& ok || fail "$rec.dtl no longer replays to $rec.$g.csv"
+	[ -e "$tmp/conv-$rec.dtl" ] || "$DTLTOP" --no-config -r "tests/data/$rec.dtl" -b -o /dev/null \
+		-w "$tmp/conv-$rec.dtl" || fail "-r $rec.dtl -w: converting failed"
+	[ "$(od -An -tu2 -j8 -N2 "$tmp/conv-$rec.dtl" | tr -d ' ')" = 2 ] && ok \
+		|| fail "-r $rec.dtl -w wrote format $(od -An -tu2 -j8 -N2 "$tmp/conv-$rec.dtl"), not 2"
+	"$DTLTOP" --no-config -r "$tmp/conv-$rec.dtl" -b --csv $grp | cmp -s - "tests/data/$rec.$g.csv" \
+		&& ok || fail "$rec.dtl converted to format 2 replays other figures ($g)"
+done
 # recording to an existing file refuses; never clobbers
 expect_error "-w over an existing file" "$tmp/rec.dtl" --sim -b -n 1 -w "$tmp/rec.dtl"
 expect_error "-r not a recording" "$tmp/live.csv: offset 0: not a dtltop recording" -r "$tmp/live.csv" -b

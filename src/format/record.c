@@ -10,6 +10,8 @@
  */
 #include "record.h"
 #include "switches.h"
+#include "v1.h"
+#include "v2.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +83,7 @@ struct dtl_rec_writer {
 	char path[4096];
 	uint8_t *raw;			/* the caller's: records being added */
 	size_t len, cap;
+	struct dtl_rec_v2_cols cols;	/* and their entries' columns */
 	int err;			/* the caller's view: the first error */
 	uint64_t bytes;			/* written, atomic */
 	/* the compressor's */
@@ -94,6 +97,7 @@ struct dtl_rec_writer {
 	pthread_cond_t cond;
 	uint8_t *job;
 	size_t job_len, job_cap;
+	struct dtl_rec_v2_cols job_cols;
 	int job_err;			/* the compressor's first error */
 };
 
@@ -134,12 +138,40 @@ static int write_all(struct dtl_rec_writer *w, const void *buf, size_t len, int 
 	return 0;
 }
 
-/* The compressor's side: only one thread at a time calls it (the worker, once started). */
-static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, size_t len,
-		       int *err)
+static int write_stored(struct dtl_rec_writer *w, int type, int codec, size_t zlen, size_t len,
+			int *err)
+{
+	uint8_t hdr[CHUNK_HDR];
+
+	put32(hdr, CHUNK_MAGIC);
+	hdr[4] = (uint8_t)type;
+	hdr[5] = (uint8_t)codec;
+	put16(hdr + 6, 0);
+	put32(hdr + 8, (uint32_t)zlen);
+	put32(hdr + 12, (uint32_t)len);
+	put32(hdr + 16, (uint32_t)crc32(0, w->z, (uInt)zlen));
+	put32(hdr + 20, (uint32_t)crc32(0, hdr, 20));
+	return write_all(w, hdr, sizeof(hdr), err) || write_all(w, w->z, zlen, err) ? -1 : 0;
+}
+
+/* The compressor's side: only one thread at a time calls these (the worker, once started). */
+static int write_data(struct dtl_rec_writer *w, const uint8_t *raw, size_t len,
+		      const struct dtl_rec_v2_cols *cols, int *err)
+{
+	size_t zlen, rawlen;
+
+	if (!w->cctx)
+		w->cctx = ZSTD_createCCtx();
+	if (!w->cctx || dtl_rec_v2__seal(w->cctx, raw, len, cols, &w->z, &w->zcap, &zlen, &rawlen)) {
+		*err = ENOMEM;
+		return -1;
+	}
+	return write_stored(w, CHUNK_DATA, DTL_V2_CODEC, zlen, rawlen, err);
+}
+
+static int write_meta(struct dtl_rec_writer *w, const uint8_t *raw, size_t len, int *err)
 {
 	size_t bound = ZSTD_compressBound(len), zlen;
-	uint8_t hdr[CHUNK_HDR];
 
 	if (w->zcap < bound) {
 		uint8_t *p = realloc(w->z, bound);
@@ -159,15 +191,7 @@ static int write_chunk(struct dtl_rec_writer *w, int type, const uint8_t *raw, s
 		*err = EIO;
 		return -1;
 	}
-	put32(hdr, CHUNK_MAGIC);
-	hdr[4] = (uint8_t)type;
-	hdr[5] = CODEC_ZSTD;
-	put16(hdr + 6, 0);
-	put32(hdr + 8, (uint32_t)zlen);
-	put32(hdr + 12, (uint32_t)len);
-	put32(hdr + 16, (uint32_t)crc32(0, w->z, (uInt)zlen));
-	put32(hdr + 20, (uint32_t)crc32(0, hdr, 20));
-	return write_all(w, hdr, sizeof(hdr), err) || write_all(w, w->z, zlen, err) ? -1 : 0;
+	return write_stored(w, CHUNK_META, CODEC_ZSTD, zlen, len, err);
 }
 
 static void *compressor(void *arg)
@@ -184,7 +208,7 @@ static void *compressor(void *arg)
 			break;
 		pthread_mutex_unlock(&w->lock);
 		if (!w->job_err)
-			write_chunk(w, CHUNK_DATA, w->job, w->job_len, &err);
+			write_data(w, w->job, w->job_len, &w->job_cols, &err);
 		pthread_mutex_lock(&w->lock);
 		if (err && !w->job_err)
 			w->job_err = err;
@@ -216,9 +240,10 @@ static int flush(struct dtl_rec_writer *w)
 	if (!w->len || w->err)
 		return w->err ? -1 : 0;
 	if (!w->threaded) {
-		int rc = write_chunk(w, CHUNK_DATA, w->raw, w->len, &w->err);
+		int rc = write_data(w, w->raw, w->len, &w->cols, &w->err);
 
 		w->len = 0;
+		dtl_rec_v2__clear(&w->cols);
 		return rc;
 	}
 	lock_idle(w);
@@ -235,6 +260,13 @@ static int flush(struct dtl_rec_writer *w)
 	w->raw = spare;
 	w->cap = cap;
 	w->len = 0;
+	{
+		struct dtl_rec_v2_cols c = w->job_cols;
+
+		w->job_cols = w->cols;
+		w->cols = c;
+		dtl_rec_v2__clear(&w->cols);
+	}
 	w->busy = true;
 	pthread_cond_broadcast(&w->cond);
 	pthread_mutex_unlock(&w->lock);
@@ -336,7 +368,7 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	put16(hdr + 10, DTL_REC_MINOR);
 	meta_text(m, text, textlen);
 	if (write_all(w, hdr, sizeof(hdr), &w->err) ||
-	    write_chunk(w, CHUNK_META, (const uint8_t *)text, strlen(text), &w->err)) {
+	    write_meta(w, (const uint8_t *)text, strlen(text), &w->err)) {
 		snprintf(err, errlen, "writing %s: %s", name, strerror(w->err));
 		close(w->fd);
 		ZSTD_freeCCtx(w->cctx);
@@ -385,60 +417,25 @@ struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
 	return start(mine, name, m, err, errlen);
 }
 
-/*
- * Entries are stored as 48 byte planes (byte k of every entry, then byte
- * k + 1 ...), timebases as differences to the entry before: neighbouring
- * bytes then look alike, which is what zstd needs (about half the size).
- */
-static void pack(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	uint64_t prev = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		uint8_t e[DTL_ENTRY_SIZE];
-		uint64_t tb = dtl__be64(src + i * DTL_ENTRY_SIZE + 16), d = tb - prev;
-
-		memcpy(e, src + i * DTL_ENTRY_SIZE, DTL_ENTRY_SIZE);
-		for (int b = 0; b < 8; b++)
-			e[16 + b] = (uint8_t)(d >> (56 - 8 * b));
-		prev = tb;
-		for (int k = 0; k < DTL_ENTRY_SIZE; k++)
-			dst[(size_t)k * n + i] = e[k];
-	}
-}
-
-static void unpack(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	uint64_t prev = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		uint8_t *e = dst + i * DTL_ENTRY_SIZE;
-		uint64_t tb;
-
-		for (int k = 0; k < DTL_ENTRY_SIZE; k++)
-			e[k] = src[(size_t)k * n + i];
-		tb = prev + dtl__be64(e + 16);
-		for (int b = 0; b < 8; b++)
-			e[16 + b] = (uint8_t)(tb >> (56 - 8 * b));
-		prev = tb;
-	}
-}
-
 int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
 			    size_t n, uint64_t lost, uint64_t bad)
 {
 	if (n) {
-		uint8_t *p = record(w, DTL_REC_ENTRIES, cpu, n * DTL_ENTRY_SIZE);
+		uint8_t *p;
 
+		/* the record says how many; the columns take the entries */
+		if (!w->err && dtl_rec_v2__add(&w->cols, data, n))
+			w->err = ENOMEM;
+		p = record(w, DTL_REC_ENTRIES, cpu, 4);
 		if (!p)
 			return -1;
-		pack(p, data, n);
+		put32(p, (uint32_t)n);
 	}
 	if (lost && value(w, DTL_REC_LOST, cpu, lost))
 		return -1;
 	if (bad && value(w, DTL_REC_BAD, cpu, bad))
 		return -1;
-	return w->len >= FLUSH_AT ? flush(w) : 0;
+	return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0;
 }
 
 int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t gaps)
@@ -541,6 +538,8 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 		snprintf(err, errlen, "writing %s: %s", w->path, strerror(w->err ? w->err : EIO));
 	free(w->raw);
 	free(w->job);
+	dtl_rec_v2__free(&w->cols);
+	dtl_rec_v2__free(&w->job_cols);
 	free(w->z);
 	ZSTD_freeCCtx(w->cctx);
 	free(w);
@@ -555,29 +554,29 @@ struct dtl_rec_reader {
 	uint64_t off;			/* of the next chunk */
 	uint8_t *z, *raw;
 	size_t zcap, rawcap;
-	size_t len, pos;		/* the current chunk's records */
+	const uint8_t *recs;		/* the current chunk's records: raw, or the columns' stream 0 */
+	size_t len, pos;
+	struct dtl_rec_v2_in in;	/* a format 2 chunk's streams */
+	size_t pend;			/* entries of the last record still to hand out (2) */
+	unsigned int pend_cpu;
 	uint8_t *ent;			/* unpacked entries of the last record */
 	size_t entcap;
 	struct dtl_switch *sw;		/* unpacked switches of the last record, names in swtext */
 	char *swtext;
 	size_t swcap, swtextcap;
 	char warning[2048];
+	unsigned int major;		/* of the file: how its entries are stored */
 	bool done;
 	bool complete;			/* the end marker was read */
 };
 
 /*
- * Under a fuzzing build the checksums are not checked, or the fuzzer would
- * never get past them to the lengths and records they protect.
+ * Checked under a fuzzing build too: the fuzz target writes valid checksums
+ * around the bytes it is given, so what lies behind them is fuzzed.
  */
 static bool crc_ok(uint32_t want, const uint8_t *p, size_t len)
 {
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-	(void)want, (void)p, (void)len;
-	return true;
-#else
 	return want == (uint32_t)crc32(0, p, (uInt)len);
-#endif
 }
 
 /* 1 chunk read, 0 clean end, -1 with why in err (and where). */
@@ -601,7 +600,9 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 	}
 	zlen = get32(hdr + 8);
 	rlen = get32(hdr + 12);
-	if (hdr[5] != CODEC_ZSTD || rlen > DTL_REC_MAX_RAW || zlen > ZSTD_compressBound(rlen)) {
+	/* a header is zstd's; from format 2 on, every other chunk is columns */
+	if (hdr[5] != (hdr[4] == CHUNK_META || r->major < 2 ? CODEC_ZSTD : DTL_V2_CODEC) ||
+	    rlen > DTL_REC_MAX_RAW || zlen > ZSTD_compressBound(rlen) + (1u << 12)) {
 		snprintf(err, errlen, "offset %" PRIu64 ": impossible chunk (codec %u, %u bytes "
 			 "packed, %u raw)", r->off, hdr[5], zlen, rlen);
 		return -1;
@@ -632,16 +633,31 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 	}
 	if (!dctx)
 		dctx = ZSTD_createDCtx();
+	r->off += CHUNK_HDR + zlen;
+	r->pos = 0;
+	*type = hdr[4];
+	if (hdr[5] == DTL_V2_CODEC) {
+		char why[256];
+
+		if (!dctx || dtl_rec_v2__open(&r->in, dctx, r->z, zlen, DTL_REC_MAX_RAW, why,
+					      sizeof(why))) {
+			snprintf(err, errlen, "offset %" PRIu64 ": %s", r->off - CHUNK_HDR - zlen,
+				 dctx ? why : "out of memory");
+			return -1;
+		}
+		r->recs = r->in.p[0];
+		r->len = (size_t)(r->in.end[0] - r->in.p[0]);
+		return 1;
+	}
 	out = dctx ? ZSTD_decompressDCtx(dctx, r->raw, rlen, r->z, zlen) : (size_t)-1;
 	if (ZSTD_isError(out) || out != rlen) {
-		snprintf(err, errlen, "offset %" PRIu64 ": chunk does not decompress", r->off);
+		snprintf(err, errlen, "offset %" PRIu64 ": chunk does not decompress",
+			 r->off - CHUNK_HDR - zlen);
 		return -1;
 	}
 	r->raw[rlen] = '\0';
-	r->off += CHUNK_HDR + zlen;
+	r->recs = r->raw;
 	r->len = rlen;
-	r->pos = 0;
-	*type = hdr[4];
 	return 1;
 }
 
@@ -721,7 +737,8 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 	}
 	m->major = get16(hdr + 8);
 	m->minor = get16(hdr + 10);
-	if (m->major != DTL_REC_MAJOR) {
+	r->major = m->major;
+	if (m->major < 1 || m->major > DTL_REC_MAJOR) {
 		snprintf(err, errlen, "%s: offset 8: recording format %u.%u; this dtltop reads "
 			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor, DTL_REC_MAJOR);
 		goto fail;
@@ -782,6 +799,61 @@ static int unpack_switches(struct dtl_rec_reader *r, const uint8_t *p, uint32_t 
 	return 0;
 }
 
+static int malformed(struct dtl_rec_reader *r, const char *what)
+{
+	snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64 ": %s; "
+		 "replayed what came before", r->name, r->off, what);
+	r->done = true;
+	return -1;
+}
+
+static int ent_room(struct dtl_rec_reader *r, size_t n)
+{
+	if (r->entcap >= n * DTL_ENTRY_SIZE)
+		return 0;
+	free(r->ent);
+	r->ent = malloc(n * DTL_ENTRY_SIZE);
+	r->entcap = r->ent ? n * DTL_ENTRY_SIZE : 0;
+	return r->ent ? 0 : malformed(r, "out of memory");
+}
+
+/* Up to a batch of the last format 2 record's entries from the columns. */
+static int take_entries(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
+{
+	size_t n = r->pend < DTL_V2_BATCH ? r->pend : DTL_V2_BATCH;
+
+	if (ent_room(r, n))
+		return -1;
+	if (dtl_rec_v2__take(&r->in, r->ent, n))
+		return malformed(r, "a column of entries is malformed");
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = DTL_REC_ENTRIES;
+	ev->cpu = r->pend_cpu;
+	ev->n = n;
+	ev->data = r->ent;
+	r->pend -= n;
+	return 0;
+}
+
+/* An entries record: 1.x's planes into r->ent, 2's count of entries in the columns. */
+static int unpack_entries(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
+			  struct dtl_rec_event *ev)
+{
+	if (r->major >= 2) {
+		if (body < 4 || get32(p) > dtl_rec_v2__left(&r->in))
+			return malformed(r, "an entries record counts more entries than its columns hold");
+		r->pend = get32(p);
+		r->pend_cpu = ev->cpu;
+		return take_entries(r, ev);
+	}
+	ev->n = body / DTL_ENTRY_SIZE;
+	if (ent_room(r, ev->n))
+		return -1;
+	dtl_rec_v1__unpack(r->ent, p, ev->n);
+	ev->data = r->ent;
+	return 0;
+}
+
 int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 {
 	while (!r->done) {
@@ -790,6 +862,8 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		char why[512];
 		int type, rc;
 
+		if (r->pend)
+			return take_entries(r, ev) ? 0 : 1;
 		if (r->pos >= r->len) {
 			rc = read_chunk(r, &type, why, sizeof(why));
 			if (rc <= 0) {
@@ -803,7 +877,7 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 				r->len = 0;	/* a newer minor version's chunk: skipped */
 			continue;
 		}
-		p = r->raw + r->pos;
+		p = r->recs + r->pos;
 		if (r->len - r->pos < REC_HDR || (body = get32(p + 4)) > r->len - r->pos - REC_HDR) {
 			snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64
 				 ": record overruns it; replayed what came before", r->name, r->off);
@@ -817,20 +891,8 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		p += REC_HDR;
 		switch (ev->kind) {
 		case DTL_REC_ENTRIES:
-			ev->n = body / DTL_ENTRY_SIZE;
-			if (r->entcap < body) {
-				free(r->ent);
-				r->ent = malloc(body);
-				r->entcap = r->ent ? body : 0;
-				if (!r->ent) {
-					snprintf(r->warning, sizeof(r->warning), "%s: out of memory",
-						 r->name);
-					r->done = true;
-					return 0;
-				}
-			}
-			unpack(r->ent, p, ev->n);
-			ev->data = r->ent;
+			if (unpack_entries(r, p, body, ev))
+				return 0;
 			return 1;
 		case DTL_REC_END:
 			r->complete = true;
@@ -885,6 +947,7 @@ void dtl_rec_reader__close(struct dtl_rec_reader *r)
 	free(r->z);
 	free(r->raw);
 	free(r->ent);
+	dtl_rec_v2__close(&r->in);
 	free(r->sw);
 	free(r->swtext);
 	free(r);

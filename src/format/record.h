@@ -20,8 +20,8 @@
 #include "../platform/cpuset.h"
 #include "../platform/topo.h"
 
-#define DTL_REC_MAJOR 1
-#define DTL_REC_MINOR 3
+#define DTL_REC_MAJOR 2		/* written; every major from 1 read */
+#define DTL_REC_MINOR 0
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
 

@@ -286,9 +286,9 @@ TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 	CHECK_CONTAINS(err, "x.dtl: offset 0: not a dtltop recording");
 	/* A newer major version. */
 	memcpy(copy, buf, len);
-	copy[8] = 2;
+	copy[8] = 3;
 	CHECK_EQ(read_damaged(copy, len, &ticks, err, sizeof(err), &warning), -1);
-	CHECK_CONTAINS(err, "format 2.");
+	CHECK_CONTAINS(err, "format 3.");
 	/* A flipped byte in the second data chunk's payload. */
 	memcpy(&meta_len, buf + 16 + 8, 4);
 	{
@@ -446,4 +446,48 @@ TEST(recording_writer_thread_reports_a_failed_write)
 	CHECK_CONTAINS(err, "pipe.dtl");
 	CHECK_CONTAINS(err, "Broken pipe");
 	signal(SIGPIPE, old);
+}
+
+TEST(recording_big_record_comes_back_in_batches_whole)
+{
+	const char *root = fakeroot_new();
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	size_t n = 150000, got = 0, events = 0;
+	uint8_t *buf = malloc(n * 48);
+	char err[512];
+	bool same = true;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/big.dtl", root);
+	meta(&m);
+	entries(buf, n, 77);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	CHECK_EQ(dtl_rec_writer__entries(w, 3, buf, n, 0, 0), 0);
+	CHECK_EQ(dtl_rec_writer__tick(w, 1, 0.5, 0), 0);
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+	CHECK(r != NULL);
+	CHECK_EQ(m.major, 2);
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind != DTL_REC_ENTRIES)
+			continue;
+		/* a reader never holds more than a batch, whatever a record says */
+		CHECK(ev.n <= 65536 && ev.cpu == 3);
+		same &= got + ev.n <= n && !memcmp(ev.data, buf + got * 48, ev.n * 48);
+		got += ev.n;
+		events++;
+	}
+	CHECK(same);
+	CHECK_EQ(got, n);
+	CHECK_EQ(events, 3);
+	CHECK(r && !dtl_rec_reader__warning(r));
+	dtl_rec_reader__close(r);
+	fclose(f);
+	free(buf);
+	fakeroot_free(root);
 }
