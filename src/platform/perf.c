@@ -143,6 +143,7 @@ struct dtl_perf_cpus {
 	struct perf_thread_map *threads;
 	struct pcpu *c;		/* by CPU number, evsel NULL when closed */
 	unsigned int nr;
+	unsigned int hi;	/* one past the highest CPU ever opened: what a close visits */
 	int epfd;		/* every open event: one wait, whatever the CPU count */
 	char sb_why[256];	/* why there is no switch stream ("" while there is) */
 	struct epoll_event ev[256];
@@ -175,8 +176,8 @@ static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
 	perf_evsel__munmap(c->evsel);
 	perf_evsel__close(c->evsel);
 	perf_evsel__delete(c->evsel);
+	/* a descriptor counts only beside its evsel: zero is closed */
 	memset(c, 0, sizeof(*c));
-	c->fd = c->sb_fd = -1;
 }
 
 /*
@@ -250,6 +251,8 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	uint64_t id;
 	int rc, want;
 
+	if (cpu >= p->hi)
+		p->hi = cpu + 1;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = p->o.type;
@@ -404,8 +407,10 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	for (unsigned int i = 0; i < p->nr; i++)
-		p->c[i].fd = p->c[i].sb_fd = -1;
+	/*
+	 * Left as calloc made them, the pages of CPUs never opened are never
+	 * touched: a mask change at 16 CPUs costs 16 CPUs, not 8192 slots.
+	 */
 	dtl_cpuset__for_each(cpu, set)
 		if (open_cpu(p, cpu, err, errlen))
 			goto fail;
@@ -421,7 +426,7 @@ void dtl_perf_cpus__close(struct dtl_perf_cpus *p)
 {
 	if (!p)
 		return;
-	for (unsigned int i = 0; p->c && i < p->nr; i++)
+	for (unsigned int i = 0; p->c && i < p->hi; i++)
 		close_cpu(p, i);
 	perf_thread_map__put(p->threads);
 	if (p->epfd >= 0)
