@@ -22,6 +22,7 @@
 #include "v2.h"
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,96 @@ static uint32_t get32le(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/*
+ * Rice codes for the timebase and the waits: value v as q = v >> k one bits,
+ * a zero, then v's k low bits, least significant bit first; q of RICE_ESC or
+ * more is RICE_ESC ones then v's 64 bits. The hypervisor's waits and a VP's
+ * time between dispatches fall off about exponentially, for which this is
+ * within a few percent of their entropy; a byte-wise varint wastes a byte's
+ * rest and its length bits, and zstd took back only 8-16 % of that.
+ */
+#define RICE_ESC 24
+#define RICE_KMAX 31		/* RICE_ESC - 1 + 1 + k bits fit a writer's 56 and a reader's 57 */
+
+struct bits {
+	uint8_t *p;
+	uint64_t acc;
+	unsigned int n;
+};
+
+/* len <= 56 bits */
+static inline void put_bits(struct bits *b, uint64_t x, unsigned int len)
+{
+	uint64_t le;
+
+	b->acc |= x << b->n;
+	b->n += len;
+	le = htole64(b->acc);
+	memcpy(b->p, &le, 8);
+	b->p += b->n >> 3;
+	b->acc = (b->n & ~7u) == 64 ? 0 : b->acc >> (b->n & ~7u);
+	b->n &= 7;
+}
+
+/* A column's k: the one of the bits a column's values would take that costs least. */
+static unsigned int rice_k(const uint8_t *p, size_t count)
+{
+	uint64_t cnt[65] = { 0 };
+	double sum[65] = { 0 }, best = 0;
+	unsigned int bk = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		uint64_t v;
+		unsigned int b;
+
+		p = get_pv(p, &v);
+		b = v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
+		cnt[b]++;
+		sum[b] += (double)v;
+	}
+	for (unsigned int k = 0; k <= RICE_KMAX; k++) {
+		double cost = (double)count * (1 + k);
+
+		for (unsigned int b = k + 1; b <= 64; b++)
+			cost += b - 1 - k >= 5 ? (double)cnt[b] * (RICE_ESC + 64 - 1 - k) :
+				sum[b] / (double)(1ull << k);
+		if (k == 0 || cost < best) {
+			best = cost;
+			bk = k;
+		}
+	}
+	return bk;
+}
+
+/* count varints at src Rice-coded at o (room: count * 11 + 9 bytes); the bytes. */
+static size_t rice(uint8_t *o, const uint8_t *src, size_t count)
+{
+	unsigned int k = rice_k(src, count);
+	struct bits b = { o + 1, 0, 0 };
+
+	o[0] = (uint8_t)k;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t v, q;
+
+		src = get_pv(src, &v);
+		q = v >> k;
+		if (q < RICE_ESC) {
+			put_bits(&b, ((1ull << q) - 1) | (v & ((1ull << k) - 1)) << (q + 1),
+				 (unsigned int)q + 1 + k);
+		} else {
+			put_bits(&b, (1ull << RICE_ESC) - 1, RICE_ESC);
+			put_bits(&b, v & 0xffffffff, 32);
+			put_bits(&b, v >> 32, 32);
+		}
+	}
+	return (size_t)(b.p - o) + (b.n != 0);
+}
+
+static inline bool rice_column(int s)
+{
+	return s == C_TB || s == C_E2D || s == C_R2E || s == C_W2R;
+}
+
 int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 		     const struct dtl_rec_v2_cols *c, uint8_t **out, size_t *cap,
 		     size_t *outlen, size_t *rawlen)
@@ -211,7 +302,8 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 
 	*rawlen = 0;
 	for (int s = 0; s < DTL_V2_STREAMS; s++)
-		need += ZSTD_compressBound(s ? c->len[s] : len);
+		need += ZSTD_compressBound(s ? c->len[s] : len) +
+			(rice_column(s) ? c->len[C_DISP] * 11 + 9 : 0);
 	if (*cap < need) {
 		uint8_t *p = realloc(*out, need);
 
@@ -233,6 +325,11 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 		}
 		/* zstd only where it takes off more than 1/32: the waits' low bytes are noise */
 		h[0] = z && z < n - n / 32;
+		if (rice_column(s) && n) {
+			z = rice(*out + off, src, c->len[C_DISP]);
+			h[0] = z < n ? 2 : 0;
+			n = z < n ? z : n;	/* kept as it is stored: its raw length is its length */
+		}
 		if (!h[0]) {
 			if (n)
 				memcpy(*out + off, src, n);
@@ -265,8 +362,9 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 
 		raw += get32le(h + 1);
 		stored += get32le(h + 5);
-		if (h[0] > 1 || (!h[0] && get32le(h + 1) != get32le(h + 5)) || raw > maxraw ||
-		    stored > len - HDR) {
+		if (h[0] > 2 || (h[0] != 1 && get32le(h + 1) != get32le(h + 5)) ||
+		    (h[0] == 2 && (!rice_column(s) || !get32le(h + 1))) ||
+		    raw > maxraw || stored > len - HDR) {
 			snprintf(err, errlen, "column %d: impossible (codec %u, %u bytes stored, %u "
 				 "raw)", s, h[0], get32le(h + 5), get32le(h + 1));
 			return -1;
@@ -291,7 +389,8 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 		size_t n = get32le(h + 1), sz = get32le(h + 5);
 		uint8_t *dst = in->buf + at;
 
-		if (!h[0] && n) {
+		in->k[s] = -1;
+		if (h[0] != 1 && n) {
 			memcpy(dst, z + off, n);
 		} else if (h[0]) {
 			size_t got = ZSTD_decompressDCtx(dctx, dst, n, z + off, sz);
@@ -304,6 +403,15 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 		memset(dst + n, 0, DTL_V2_PAD);
 		in->p[s] = dst;
 		in->end[s] = dst + n;
+		in->bit[s] = 0;
+		if (h[0] == 2) {
+			if (dst[0] > RICE_KMAX) {
+				snprintf(err, errlen, "column %d: Rice parameter %u", s, dst[0]);
+				return -1;
+			}
+			in->k[s] = dst[0];
+			in->p[s] = dst + 1;
+		}
 		off += sz;
 		at += n + DTL_V2_PAD;
 	}
@@ -314,15 +422,51 @@ size_t dtl_rec_v2__left(const struct dtl_rec_v2_in *in)
 {
 	size_t left = SIZE_MAX;
 
-	/* each entry takes a byte at least of each column */
-	for (int s = C_DISP; s < DTL_V2_STREAMS; s++)
-		if ((size_t)(in->end[s] - in->p[s]) < left)
-			left = (size_t)(in->end[s] - in->p[s]);
+	/* each entry takes a byte at least of each column, or k + 1 bits of a Rice one */
+	for (int s = C_DISP; s < DTL_V2_STREAMS; s++) {
+		size_t can = (size_t)(in->end[s] - in->p[s]);
+
+		if (in->k[s] >= 0)
+			can = (can * 8 - (size_t)in->bit[s]) / (size_t)(in->k[s] + 1);
+		if (can < left)
+			left = can;
+	}
 	return left;
 }
 
 /* One column's next value, its cursor and end in locals: the loop keeps them in registers. */
 #define NEXT(s, v) (p##s = get_pv(p##s, &(v)), over |= p##s > e##s)
+
+/* A Rice column's next value at bit b##s of p##s; the stream is padded for the window. */
+static inline __attribute__((always_inline)) uint64_t get_rice(const uint8_t *p, uint64_t *bit,
+							       int k)
+{
+	uint64_t w = ld64(p + (*bit >> 3)) >> (*bit & 7), lo, hi;
+	unsigned int q = (unsigned int)__builtin_ctzll(~w | 1ull << 63);
+
+	if (__builtin_expect(q < RICE_ESC, 1)) {
+		*bit += q + 1 + (unsigned int)k;
+		return (uint64_t)q << k | (w >> (q + 1) & ((1ull << k) - 1));
+	}
+	*bit += RICE_ESC;
+	lo = ld64(p + (*bit >> 3)) >> (*bit & 7) & 0xffffffff;
+	*bit += 32;
+	hi = ld64(p + (*bit >> 3)) >> (*bit & 7) & 0xffffffff;
+	*bit += 32;
+	return hi << 32 | lo;
+}
+
+#define NEXT_N(s, v) do {						\
+	if (k##s >= 0) {						\
+		(v) = get_rice(p##s, &b##s, k##s);			\
+		over |= b##s > n##s;					\
+	} else {							\
+		NEXT(s, v);						\
+	}								\
+} while (0)
+#define RICE_LOCALS(s, S) \
+	int k##s = in->k[S]; \
+	uint64_t b##s = in->bit[S], n##s = (uint64_t)(e##s - p##s) * 8
 
 int dtl_rec_v2__take(struct dtl_rec_v2_in *in, uint8_t *dst, size_t n)
 {
@@ -337,6 +481,10 @@ int dtl_rec_v2__take(struct dtl_rec_v2_in *in, uint8_t *dst, size_t n)
 	const uint8_t *psrr1 = in->p[C_SRR1], *esrr1 = in->end[C_SRR1];
 	uint64_t proc = in->prev[C_PROC], tb = in->prev[C_TB], fault = in->prev[C_FAULT];
 	uint64_t srr0 = in->prev[C_SRR0], srr1 = in->prev[C_SRR1];
+	RICE_LOCALS(tb, C_TB);
+	RICE_LOCALS(e2d, C_E2D);
+	RICE_LOCALS(r2e, C_R2E);
+	RICE_LOCALS(w2r, C_W2R);
 
 	if (n > dtl_rec_v2__left(in))
 		return -1;
@@ -344,10 +492,10 @@ int dtl_rec_v2__take(struct dtl_rec_v2_in *in, uint8_t *dst, size_t n)
 		uint64_t vproc, vtb, e2d, r2e, w2r, vfault, vsrr0, vsrr1, over = 0;
 
 		NEXT(proc, vproc);
-		NEXT(tb, vtb);
-		NEXT(e2d, e2d);
-		NEXT(r2e, r2e);
-		NEXT(w2r, w2r);
+		NEXT_N(tb, vtb);
+		NEXT_N(e2d, e2d);
+		NEXT_N(r2e, r2e);
+		NEXT_N(w2r, w2r);
 		NEXT(fault, vfault);
 		NEXT(srr0, vsrr0);
 		NEXT(srr1, vsrr1);
@@ -380,6 +528,10 @@ int dtl_rec_v2__take(struct dtl_rec_v2_in *in, uint8_t *dst, size_t n)
 	in->p[C_FAULT] = pfault;
 	in->p[C_SRR0] = psrr0;
 	in->p[C_SRR1] = psrr1;
+	in->bit[C_TB] = btb;
+	in->bit[C_E2D] = be2d;
+	in->bit[C_R2E] = br2e;
+	in->bit[C_W2R] = bw2r;
 	in->prev[C_PROC] = proc;
 	in->prev[C_TB] = tb;
 	in->prev[C_FAULT] = fault;

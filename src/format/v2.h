@@ -15,7 +15,7 @@
 #include <zstd.h>
 
 #define DTL_V2_STREAMS 11	/* the records, then ten columns */
-#define DTL_V2_PAD 16		/* zero bytes after each decoded stream: whole-word reads */
+#define DTL_V2_PAD 32		/* zero bytes after each decoded stream: whole-word reads */
 #define DTL_V2_BATCH 65536	/* entries a reader hands out at once, whatever a record says */
 #define DTL_V2_CODEC 2		/* a chunk header's codec for such chunks */
 
@@ -46,6 +46,8 @@ struct dtl_rec_v2_in {
 	size_t cap;
 	const uint8_t *p[DTL_V2_STREAMS], *end[DTL_V2_STREAMS];
 	uint64_t prev[DTL_V2_STREAMS];
+	int k[DTL_V2_STREAMS];		/* a Rice column's parameter, -1 for varints */
+	uint64_t bit[DTL_V2_STREAMS];	/* a Rice column's next bit */
 };
 
 /*
