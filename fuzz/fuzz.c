@@ -65,10 +65,11 @@ static uint8_t *chunk(uint8_t *o, int type, int codec, const uint8_t *payload, s
  * an input whose first byte is odd is not a file but what a data chunk
  * holds, and the target writes the file around it, checksums right: byte 1
  * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
- * next 11 bytes are the streams' lengths in 4-byte units, each stream
- * stored or, where its length byte is odd, compressed), then a tick.
+ * next 11 bytes are the streams' lengths in 4-byte units, each stream's
+ * codec that byte modulo 3: stored, compressed here, or Rice as given),
+ * then a tick.
  */
-/* A format 2 data chunk of 11 streams, stream s compressed where zstd[s]. */
+/* A format 2 data chunk of 11 streams, stream s compressed where zstd[s] is 1. */
 static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len[11],
 		       const int zstd[11], uint8_t *pay, size_t cap)
 {
@@ -80,7 +81,7 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
 		size_t zl = len[s];
 
 		h[0] = (uint8_t)zstd[s];
-		if (zstd[s])
+		if (zstd[s] == 1)
 			zl = ZSTD_compress(pay + off, cap - off, st[s], len[s], 1);
 		else if (len[s])
 			memcpy(pay + off, st[s], len[s]);
@@ -97,8 +98,9 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
  * an input whose first byte is odd is not a file but what a data chunk
  * holds, and the target writes the file around it, checksums right: byte 1
  * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
- * next 11 bytes are the streams' lengths in 4-byte units, each stream
- * stored or, where its length byte is odd, compressed), then a tick.
+ * next 11 bytes are the streams' lengths in 4-byte units, each stream's
+ * codec that byte modulo 3: stored, compressed here, or Rice as given),
+ * then a tick.
  */
 static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 {
@@ -129,7 +131,7 @@ static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 		for (int s = 0; s < 11; s++) {
 			size_t want = s < (int)size ? (size_t)data[s] * 4 : 0;
 
-			zstd[s] = s < (int)size && data[s] & 1;
+			zstd[s] = s < (int)size ? data[s] % 3 : 0;
 			st[s] = data + at;
 			lens[s] = want < size - at ? want : size - at;
 			at += lens[s];
