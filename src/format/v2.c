@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * v2.c - format 2's data chunks. A chunk's entries, whatever their CPU, go
- * field by field into ten columns: the two reasons as bytes, then as prefix
- * varints (the length in the first byte's low bits, so a reader decodes
- * one without a branch per byte) the processor id, the timebase, the three
- * waits, the fault address, srr0 and srr1. Processor, timebase, fault
- * address, srr0 and srr1 are the zigzagged difference to the column's entry
- * before: a VP mostly stays on its processor and in its idle loop, and the
- * chunk's entries are close in time. The waits are stored as they are: the
- * hypervisor's jitter is their information, there is nothing to predict.
+ * field by field into ten columns: the two reasons as bytes, the processor
+ * id, the fault address, srr0 and srr1 as prefix varints (the length in the
+ * first byte's low bits, so a reader decodes one without a branch per
+ * byte), and the timebase and the three waits as Rice codes. Processor,
+ * timebase, fault address, srr0 and srr1 are the zigzagged difference to
+ * the column's entry before: a VP mostly stays on its processor and in its
+ * idle loop, and the chunk's entries are close in time. The waits are as
+ * they are: the hypervisor's jitter is their information, nothing predicts
+ * it, but it falls off about exponentially, which is what Rice codes fit.
  *
- * Each column is then compressed on its own (zstd sees like beside like and
- * makes a table per column) or stored where that does not pay.
+ * The varint columns are then compressed on their own (zstd sees like
+ * beside like and makes a table per column) or stored where that does not
+ * pay.
  *
  * Nothing read is trusted: each stream's length is checked against the
  * chunk's, a count against what the columns can hold before anyone
@@ -36,10 +38,11 @@
 enum { C_DISP = 1, C_PRE, C_PROC, C_TB, C_E2D, C_R2E, C_W2R, C_FAULT, C_SRR0, C_SRR1 };
 
 /*
- * zstd's level per stream, 0 for none. The timebase and the waits are
- * stored: zstd takes only 8-16 % off them (their varints' high bits) and
+ * zstd's level per stream, 0 for none. The timebase and the waits are Rice
+ * codes: as varints, zstd took only 8-16 % off them (their high bits) and
  * decoding it cost a fifth of a replay (`make bench` on a 1920-CPU sim:
- * 9.46 bytes/entry at 28.3 M entries/s with it, 10.45 at 35.3 without).
+ * 9.46 bytes/entry at 28.3 M entries/s with zstd, 10.45 at 35.3 stored,
+ * 8.9 at 31-34 as Rice codes).
  */
 static const int level[DTL_V2_STREAMS] = {
 	[0] = 1, [C_DISP] = 1, [C_PRE] = 1, [C_PROC] = 1,
@@ -67,9 +70,14 @@ static inline uint64_t ld64(const uint8_t *p)
 /* Writes 8 bytes (the buffer has room), takes 1 to 9: n - 1 one bits then a zero, then v. */
 static inline uint8_t *put_pv(uint8_t *o, uint64_t v)
 {
-	unsigned int len = (64 - (unsigned int)__builtin_clzll(v | 1) + 6) / 7;
+	unsigned int len;
 	uint64_t x;
 
+	if (v < 0x80) {		/* most of the processor, fault and srr columns: no change */
+		*o = (uint8_t)(v << 1);
+		return o + 1;
+	}
+	len = (64 - (unsigned int)__builtin_clzll(v) + 6) / 7;
 	if (len > 8) {
 		*o = 0xff;
 		x = htole64(v);
@@ -117,6 +125,30 @@ static inline void st64(uint8_t *p, uint64_t v)
 
 /* --- writing ------------------------------------------------------------------ */
 
+/* The timebase and the waits: kept as values until the chunk is sealed, then Rice or varints. */
+static inline bool rice_column(int s)
+{
+	return s == C_TB || s == C_E2D || s == C_R2E || s == C_W2R;
+}
+
+static inline size_t width(int s)
+{
+	return s == C_TB ? 8 : 4;
+}
+
+static inline uint64_t value(const uint8_t *p, size_t w)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	if (w == 8) {
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+	memcpy(&v32, p, 4);
+	return v32;
+}
+
 static int room(struct dtl_rec_v2_cols *c, int s, size_t more)
 {
 	size_t cap = c->cap[s] ? c->cap[s] : 1 << 14;
@@ -140,12 +172,13 @@ int dtl_rec_v2__add(struct dtl_rec_v2_cols *c, const uint8_t *src, size_t n)
 	uint64_t *prev = c->prev;
 
 	for (int s = C_DISP; s < DTL_V2_STREAMS; s++)
-		if (room(c, s, n * (s <= C_PRE ? 1 : PV_MAX) + 8))
+		if (room(c, s, n * (s <= C_PRE ? 1 : rice_column(s) ? width(s) : PV_MAX) + 8))
 			return -1;
 	for (int s = C_DISP; s < DTL_V2_STREAMS; s++)
 		o[s] = c->p[s] + c->len[s];
 	for (size_t i = 0; i < n; i++, src += DTL_ENTRY_SIZE) {
 		struct dtl_rec r;
+		uint64_t tb;
 
 		dtl_rec__decode(&r, src);
 		*o[C_DISP]++ = r.dispatch_reason;
@@ -153,10 +186,16 @@ int dtl_rec_v2__add(struct dtl_rec_v2_cols *c, const uint8_t *src, size_t n)
 		/* a processor's difference is a 16-bit one, sign-extended */
 		o[C_PROC] = put_pv(o[C_PROC], zz((uint64_t)(int64_t)(int16_t)(r.processor_id -
 										  prev[C_PROC])));
-		o[C_TB] = put_pv(o[C_TB], zz(r.timebase - prev[C_TB]));
-		o[C_E2D] = put_pv(o[C_E2D], r.enqueue_to_dispatch);
-		o[C_R2E] = put_pv(o[C_R2E], r.ready_to_enqueue);
-		o[C_W2R] = put_pv(o[C_W2R], r.waiting_to_ready);
+		/* as values: the chunk's Rice parameter is chosen when it is sealed */
+		tb = zz(r.timebase - prev[C_TB]);
+		memcpy(o[C_TB], &tb, 8);
+		memcpy(o[C_E2D], &r.enqueue_to_dispatch, 4);
+		memcpy(o[C_R2E], &r.ready_to_enqueue, 4);
+		memcpy(o[C_W2R], &r.waiting_to_ready, 4);
+		o[C_TB] += 8;
+		o[C_E2D] += 4;
+		o[C_R2E] += 4;
+		o[C_W2R] += 4;
 		o[C_FAULT] = put_pv(o[C_FAULT], zz(r.fault_addr - prev[C_FAULT]));
 		o[C_SRR0] = put_pv(o[C_SRR0], zz(r.srr0 - prev[C_SRR0]));
 		o[C_SRR1] = put_pv(o[C_SRR1], zz(r.srr1 - prev[C_SRR1]));
@@ -235,63 +274,60 @@ static inline void put_bits(struct bits *b, uint64_t x, unsigned int len)
 	b->n &= 7;
 }
 
-/* A column's k: the one of the bits a column's values would take that costs least. */
-static unsigned int rice_k(const uint8_t *p, size_t count)
+/*
+ * A value column at src (count values of w bytes) coded at o: Rice with the
+ * k that costs least by the values' bit lengths, or varints where those are
+ * shorter. The bytes; *codec 2 or 0. Room: count * 11 + 9 bytes.
+ */
+static size_t code_values(uint8_t *o, const uint8_t *src, size_t count, size_t w, uint8_t *codec)
 {
 	uint64_t cnt[65] = { 0 };
 	double sum[65] = { 0 }, best = 0;
-	unsigned int bk = 0;
-
-	for (size_t i = 0; i < count; i++) {
-		uint64_t v;
-		unsigned int b;
-
-		p = get_pv(p, &v);
-		b = v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
-		cnt[b]++;
-		sum[b] += (double)v;
-	}
-	for (unsigned int k = 0; k <= RICE_KMAX; k++) {
-		double cost = (double)count * (1 + k);
-
-		for (unsigned int b = k + 1; b <= 64; b++)
-			cost += b - 1 - k >= 5 ? (double)cnt[b] * (RICE_ESC + 64 - 1 - k) :
-				sum[b] / (double)(1ull << k);
-		if (k == 0 || cost < best) {
-			best = cost;
-			bk = k;
-		}
-	}
-	return bk;
-}
-
-/* count varints at src Rice-coded at o (room: count * 11 + 9 bytes); the bytes. */
-static size_t rice(uint8_t *o, const uint8_t *src, size_t count)
-{
-	unsigned int k = rice_k(src, count);
+	size_t pv = 0;
+	unsigned int k = 0;
 	struct bits b = { o + 1, 0, 0 };
 
-	o[0] = (uint8_t)k;
 	for (size_t i = 0; i < count; i++) {
-		uint64_t v, q;
+		uint64_t v = value(src + i * w, w);
+		unsigned int bl = v ? 64 - (unsigned int)__builtin_clzll(v) : 0;
 
-		src = get_pv(src, &v);
-		q = v >> k;
-		if (q < RICE_ESC) {
-			put_bits(&b, ((1ull << q) - 1) | (v & ((1ull << k) - 1)) << (q + 1),
-				 (unsigned int)q + 1 + k);
-		} else {
-			put_bits(&b, (1ull << RICE_ESC) - 1, RICE_ESC);
-			put_bits(&b, v & 0xffffffff, 32);
-			put_bits(&b, v >> 32, 32);
+		cnt[bl]++;
+		sum[bl] += (double)v;
+	}
+	for (unsigned int bl = 0; bl <= 64; bl++)
+		pv += cnt[bl] * (bl > 56 ? PV_MAX : bl ? (bl + 6) / 7 : 1);
+	for (unsigned int kk = 0; kk <= RICE_KMAX; kk++) {
+		double cost = (double)count * (1 + kk);
+
+		for (unsigned int bl = kk + 1; bl <= 64; bl++)
+			cost += bl - 1 - kk >= 5 ? (double)cnt[bl] * (RICE_ESC + 64 - 1 - kk) :
+				sum[bl] / (double)(1ull << kk);
+		if (kk == 0 || cost < best) {
+			best = cost;
+			k = kk;
 		}
 	}
-	return (size_t)(b.p - o) + (b.n != 0);
-}
+	if (best / 8 + 2 < (double)pv) {
+		o[0] = (uint8_t)k;
+		for (size_t i = 0; i < count; i++) {
+			uint64_t v = value(src + i * w, w), q = v >> k;
 
-static inline bool rice_column(int s)
-{
-	return s == C_TB || s == C_E2D || s == C_R2E || s == C_W2R;
+			if (q < RICE_ESC) {
+				put_bits(&b, ((1ull << q) - 1) | (v & ((1ull << k) - 1)) << (q + 1),
+					 (unsigned int)q + 1 + k);
+			} else {
+				put_bits(&b, (1ull << RICE_ESC) - 1, RICE_ESC);
+				put_bits(&b, v & 0xffffffff, 32);
+				put_bits(&b, v >> 32, 32);
+			}
+		}
+		*codec = 2;
+		return (size_t)(b.p - o) + (b.n != 0);
+	}
+	*codec = 0;
+	for (size_t i = 0; i < count; i++)
+		o = put_pv(o, value(src + i * w, w));
+	return pv;
 }
 
 int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
@@ -302,8 +338,7 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 
 	*rawlen = 0;
 	for (int s = 0; s < DTL_V2_STREAMS; s++)
-		need += ZSTD_compressBound(s ? c->len[s] : len) +
-			(rice_column(s) ? c->len[C_DISP] * 11 + 9 : 0);
+		need += rice_column(s) ? c->len[C_DISP] * 11 + 9 : ZSTD_compressBound(s ? c->len[s] : len);
 	if (*cap < need) {
 		uint8_t *p = realloc(*out, need);
 
@@ -325,12 +360,10 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 		}
 		/* zstd only where it takes off more than 1/32: the waits' low bytes are noise */
 		h[0] = z && z < n - n / 32;
-		if (rice_column(s) && n) {
-			z = rice(*out + off, src, c->len[C_DISP]);
-			h[0] = z < n ? 2 : 0;
-			n = z < n ? z : n;	/* kept as it is stored: its raw length is its length */
-		}
-		if (!h[0]) {
+		if (rice_column(s)) {
+			/* kept as it is stored: its raw length is its length */
+			n = z = code_values(*out + off, src, c->len[C_DISP], width(s), h);
+		} else if (!h[0]) {
 			if (n)
 				memcpy(*out + off, src, n);
 			z = n;

@@ -144,24 +144,36 @@ TEST(v2_malformed_chunks_are_refused_with_why)
 	in.end[4] -= 1;
 	CHECK(dtl_rec_v2__left(&in) >= n - 9);
 	CHECK_EQ(dtl_rec_v2__take(&in, dst, dtl_rec_v2__left(&in)), -1);
-	/* a wait wider than its 32 bits */
+	/* a wait wider than its 32 bits, in a chunk made by hand: one entry, every column stored */
 	{
-		struct dtl_rec_v2_cols c = { 0 };
-		ZSTD_CCtx *cctx = ZSTD_createCCtx();
-		uint8_t *out = NULL, one[DTL_ENTRY_SIZE];
-		size_t cap = 0, olen, raw;
+		static const uint8_t wide[] = { 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+		uint8_t chunk[1 + 11 * 9 + 32], *o = chunk + 1 + 11 * 9;
 
-		nasty(one, 1);
-		CHECK_EQ(dtl_rec_v2__add(&c, one, 1), 0);
-		c.p[5][0] = 0x7f;	/* an 8-byte varint where a u32 was: 7 low ones, then 0 */
-		memset(c.p[5] + 1, 0xff, 7);
-		c.len[5] = 8;
-		CHECK_EQ(dtl_rec_v2__seal(cctx, (const uint8_t *)"", 0, &c, &out, &cap, &olen, &raw), 0);
-		CHECK_EQ(dtl_rec_v2__open(&in, dctx, out, olen, 1 << 26, err, sizeof(err)), 0);
+		chunk[0] = 11;
+		for (int st = 0; st < 11; st++) {
+			uint8_t *h = chunk + 1 + st * 9;
+			size_t sl = st == 0 ? 0 : st == 5 ? sizeof(wide) : 1;
+
+			memset(h, 0, 9);
+			h[1] = h[5] = (uint8_t)sl;
+			if (st == 5)
+				memcpy(o, wide, sl);
+			else if (sl)
+				*o = 0;
+			o += sl;
+		}
+		CHECK_EQ(dtl_rec_v2__open(&in, dctx, chunk, (size_t)(o - chunk), 1 << 26, err,
+					  sizeof(err)), 0);
+		CHECK_EQ(dtl_rec_v2__left(&in), 1);
 		CHECK_EQ(dtl_rec_v2__take(&in, dst, 1), -1);
-		dtl_rec_v2__free(&c);
-		ZSTD_freeCCtx(cctx);
-		free(out);
+		/* the same with a wait of 2^32 - 1: taken */
+		CHECK_EQ(dtl_rec_v2__open(&in, dctx, chunk, (size_t)(o - chunk), 1 << 26, err,
+					  sizeof(err)), 0);
+		/* 5 bytes: 4 low ones and a zero, then 35 bits: (2^32 - 1) << 5 | 0x0f */
+		memcpy((uint8_t *)in.p[5], "\xef\xff\xff\xff\x1f", 5);
+		in.end[5] = in.p[5] + 5;
+		CHECK_EQ(dtl_rec_v2__take(&in, dst, 1), 0);
+		CHECK_EQ(dtl__be32(dst + 4), 0xffffffffu);
 	}
 	dtl_rec_v2__close(&in);
 	free(bad);
