@@ -453,18 +453,14 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 
 size_t dtl_rec_v2__left(const struct dtl_rec_v2_in *in)
 {
-	size_t left = SIZE_MAX;
+	size_t disp = (size_t)(in->end[C_DISP] - in->p[C_DISP]);
+	size_t pre = (size_t)(in->end[C_PRE] - in->p[C_PRE]);
 
-	/* each entry takes a byte at least of each column, or k + 1 bits of a Rice one */
-	for (int s = C_DISP; s < DTL_V2_STREAMS; s++) {
-		size_t can = (size_t)(in->end[s] - in->p[s]);
-
-		if (in->k[s] >= 0)
-			can = (can * 8 - (size_t)in->bit[s]) / (size_t)(in->k[s] + 1);
-		if (can < left)
-			left = can;
-	}
-	return left;
+	/*
+	 * Each entry takes one byte of each reason column: a bound, cheap enough
+	 * for every record; the other columns are checked value by value.
+	 */
+	return disp < pre ? disp : pre;
 }
 
 /* One column's next value, its cursor and end in locals: the loop keeps them in registers. */

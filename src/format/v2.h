@@ -56,7 +56,10 @@ struct dtl_rec_v2_in {
  */
 int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z, size_t len,
 		     size_t maxraw, char *err, size_t errlen);
-/* How many more entries the columns hold at most: no count past it is believed. */
+/*
+ * How many more entries the columns hold at most (by the reason columns):
+ * no count past it is believed.
+ */
 size_t dtl_rec_v2__left(const struct dtl_rec_v2_in *in);
 /* The next n entries of the columns as raw entries at dst (n * 48 bytes); -1 if malformed. */
 int dtl_rec_v2__take(struct dtl_rec_v2_in *in, uint8_t *dst, size_t n);
