@@ -579,7 +579,7 @@ static void bench_record(void)
 	struct { unsigned int cpu; int tick; size_t n; uint8_t *data; } *ch = NULL;
 	size_t nch = 0, chcap = 0;
 	char err[512];
-	double t_write = 0, t_stats = 0, t_thread, t0, secs = 0;
+	double t_write = 0, t_stats = 0, t_thread, t0, secs = 0, t_close;
 	uint64_t entries = 0, bytes, replayed = 0;
 	FILE *f;
 
@@ -638,7 +638,9 @@ static void bench_record(void)
 		if (i + 1 == nch || ch[i + 1].tick != ch[i].tick)
 			dtl_rec_writer__tick(w, (uint64_t)ch[i].tick, 0.25, 0);
 	}
+	t_close = cpu_s();
 	dtl_rec_writer__close(w, err, sizeof(err));
+	t_close = cpu_s() - t_close;
 	t_thread = thread_s() - t_thread;
 	t_write = cpu_s() - t0;
 	for (size_t i = 0; i < nch; i++)
@@ -655,6 +657,7 @@ static void bench_record(void)
 	       "packing, on the capture thread\n", t_thread / secs * 1e3, t_thread / entries * 1e9);
 	printf("  writer        %8.1f ms CPU per second of capture (%.1f ns/entry), both threads: "
 	       "zstd runs on the writer's own\n", t_write / secs * 1e3, t_write / entries * 1e9);
+	printf("  of which      %8.1f ms CPU closing the file (the last chunk, fsync)\n", t_close * 1e3);
 	printf("  stats         %8.1f ms CPU per second of capture (baseline)\n", t_stats / secs * 1e3);
 	printf("  size          %8.2f bytes/entry (format 1: 11.5; target <= 5), %.1f MB/s\n",
 	       (double)bytes / entries, bytes / secs / 1e6);
