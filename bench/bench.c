@@ -554,12 +554,19 @@ static void bench_reopen(void)
 	o.period_ns = 20000000;
 	dtl_cpuset__fill(&set, cpus);
 	dtl_cpuset__clear(&none);
-	fixed = reopen_s(&o, &none, reps);
-	t = reopen_s(&o, &set, reps);
-	if (fixed < 0 || t < 0)
-		return;
+	/* best of 5 rounds each, as the decode bench: the kernel's own noise only adds */
+	fixed = t = 1e9;
+	for (int round = 0; round < 5; round++) {
+		double f = reopen_s(&o, &none, reps), w = reopen_s(&o, &set, reps);
+
+		if (f < 0 || w < 0)
+			return;
+		fixed = f < fixed ? f : fixed;
+		t = w < t ? w : t;
+	}
 	per = (t - fixed) / cpus;
-	printf("mask change (close + reopen + mmap), cpu-clock on %u CPUs, %d times:\n", cpus, reps);
+	printf("mask change (close + reopen + mmap), cpu-clock on %u CPUs, %d times, best of 5:\n", cpus,
+	       reps);
 	printf("  toggles       none reopen but one adding a kind the kernel does not log; it opens all three\n");
 	printf("  per change    %8.3f ms; fixed %.3f ms, per event %.3f ms; 1920 CPUs ~ %.0f ms "
 	       "(target < 100 ms)\n", t * 1e3, fixed * 1e3, per * 1e3, (fixed + per * 1920) * 1e3);

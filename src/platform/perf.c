@@ -395,7 +395,11 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 			pow *= 2;
 		p->o.aux_bytes = pow * (size_t)p->page;	/* the kernel wants 2^n pages */
 	}
-	p->nr = DTL_MAX_CPUS;
+	/*
+	 * Slots for the CPUs asked for, grown when one comes online: calloc of
+	 * all 8192 was a memset of megabytes at every mask change.
+	 */
+	p->nr = dtl_cpuset__end(set) ? dtl_cpuset__end(set) : 1;
 	p->c = calloc(p->nr, sizeof(*p->c));
 	p->threads = perf_thread_map__new_dummy();
 	p->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -407,10 +411,6 @@ struct dtl_perf_cpus *dtl_perf_cpus__open(const struct dtl_perf_opts *o,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	/*
-	 * Left as calloc made them, the pages of CPUs never opened are never
-	 * touched: a mask change at 16 CPUs costs 16 CPUs, not 8192 slots.
-	 */
 	dtl_cpuset__for_each(cpu, set)
 		if (open_cpu(p, cpu, err, errlen))
 			goto fail;
@@ -439,7 +439,20 @@ int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, siz
 {
 	struct dtl_cpuset one;
 
-	if (cpu >= p->nr || p->c[cpu].evsel)
+	if (cpu >= DTL_MAX_CPUS)
+		return 0;
+	if (cpu >= p->nr) {
+		struct pcpu *c = realloc(p->c, (cpu + 1) * sizeof(*c));
+
+		if (!c) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		memset(c + p->nr, 0, (cpu + 1 - p->nr) * sizeof(*c));
+		p->c = c;
+		p->nr = cpu + 1;
+	}
+	if (p->c[cpu].evsel)
 		return 0;
 	if (open_cpu(p, cpu, err, errlen))
 		return -1;

@@ -175,6 +175,13 @@ TEST(perf_libperf_plumbing_on_a_real_software_event)
 	CHECK_EQ(dtl_perf_cpus__drain(p, 0, 16, false, &news), -1);
 	CHECK_EQ(dtl_perf_cpus__add(p, 0, err, sizeof(err)), 0);
 	CHECK(dtl_perf_cpus__has(p, 0));
+	/* One past the CPUs it was opened on (its slots grow), where the machine has one. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		CHECK_EQ(dtl_perf_cpus__add(p, 1, err, sizeof(err)), 0);
+		CHECK(dtl_perf_cpus__has(p, 1) && dtl_perf_cpus__has(p, 0));
+		CHECK_EQ(dtl_perf_cpus__drain(p, 1, 16, false, &news), 0);
+		CHECK(!dtl_perf_cpus__has(p, 7000));
+	}
 	dtl_perf_cpus__close(p);
 	/* Reopen, as a mask change does, on every CPU this machine has. */
 	dtl_cpuset__fill(&set, (unsigned int)sysconf(_SC_NPROCESSORS_ONLN));
