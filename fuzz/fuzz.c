@@ -69,9 +69,9 @@ static uint8_t *chunk(uint8_t *o, int type, int codec, const uint8_t *payload, s
  * codec that byte modulo 3: stored, compressed here, or Rice as given),
  * then a tick.
  */
-/* A format 2 data chunk of 11 streams, stream s compressed where zstd[s] is 1. */
+/* A format 2 data chunk of 11 streams; codec[s] 1 compresses stream s here, 0 and 2 store it. */
 static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len[11],
-		       const int zstd[11], uint8_t *pay, size_t cap)
+		       const int codec[11], uint8_t *pay, size_t cap)
 {
 	size_t off = 1 + 11 * 9, raw = 0;
 
@@ -80,8 +80,8 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
 		uint8_t *h = pay + 1 + s * 9;
 		size_t zl = len[s];
 
-		h[0] = (uint8_t)zstd[s];
-		if (zstd[s] == 1)
+		h[0] = (uint8_t)codec[s];
+		if (codec[s] == 1)
 			zl = ZSTD_compress(pay + off, cap - off, st[s], len[s], 1);
 		else if (len[s])
 			memcpy(pay + off, st[s], len[s]);
@@ -126,22 +126,22 @@ static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 	} else {
 		const uint8_t *st[11] = { tick };
 		size_t lens[11] = { sizeof(tick) }, at = size < 11 ? size : 11;
-		int zstd[11] = { 0 };
+		int codec[11] = { 0 };
 
 		for (int s = 0; s < 11; s++) {
 			size_t want = s < (int)size ? (size_t)data[s] * 4 : 0;
 
-			zstd[s] = s < (int)size ? data[s] % 3 : 0;
+			codec[s] = s < (int)size ? data[s] % 3 : 0;
 			st[s] = data + at;
 			lens[s] = want < size - at ? want : size - at;
 			at += lens[s];
 		}
-		o = chunk2(o, st, lens, zstd, z, cap);
+		o = chunk2(o, st, lens, codec, z, cap);
 		memset(lens, 0, sizeof(lens));
-		memset(zstd, 0, sizeof(zstd));
+		memset(codec, 0, sizeof(codec));
 		st[0] = tick;
 		lens[0] = sizeof(tick);
-		o = chunk2(o, st, lens, zstd, z, cap);
+		o = chunk2(o, st, lens, codec, z, cap);
 	}
 	free(z);
 	*len = (size_t)(o - out);

@@ -9,6 +9,7 @@
  * more than DTL_REC_MAX_RAW for one.
  */
 #include "record.h"
+#include "le.h"
 #include "switches.h"
 #include "v1.h"
 #include "v2.h"
@@ -35,39 +36,6 @@
 #define CHUNK_HDR 24
 #define REC_HDR 8
 #define FLUSH_AT (4u << 20)
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /* --- writer ------------------------------------------------------------------ */
 
@@ -612,12 +580,13 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 		r->z = malloc(zlen);
 		r->zcap = r->z ? zlen : 0;
 	}
-	if (r->rawcap < rlen + 1u) {
+	/* a zstd chunk's records are decompressed here; columns decode into their own */
+	if (hdr[5] == CODEC_ZSTD && r->rawcap < rlen + 1u) {
 		free(r->raw);
 		r->raw = malloc(rlen + 1u);
 		r->rawcap = r->raw ? rlen + 1u : 0;
 	}
-	if ((zlen && !r->z) || !r->raw) {
+	if ((zlen && !r->z) || (hdr[5] == CODEC_ZSTD && !r->raw)) {
 		snprintf(err, errlen, "offset %" PRIu64 ": out of memory", r->off);
 		return -1;
 	}

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../dtl/dtl.h"
+#include "le.h"
 
 #define STORE_BELOW 64		/* a stream this short is stored as it is */
 #define HDR (1 + DTL_V2_STREAMS * 9)
@@ -38,16 +39,13 @@
 enum { C_DISP = 1, C_PRE, C_PROC, C_TB, C_E2D, C_R2E, C_W2R, C_FAULT, C_SRR0, C_SRR1 };
 
 /*
- * zstd's level per stream, 0 for none. The timebase and the waits are Rice
- * codes: as varints, zstd took only 8-16 % off them (their high bits) and
- * decoding it cost a fifth of a replay (`make bench` on a 1920-CPU sim:
- * 9.46 bytes/entry at 28.3 M entries/s with zstd, 10.45 at 35.3 stored,
- * 8.9 at 31-34 as Rice codes).
+ * zstd's level for the varint columns and the records. The timebase and the
+ * waits are Rice codes instead: as varints, zstd took only 8-16 % off them
+ * (their high bits) and decoding it cost a fifth of a replay (`make bench`
+ * on a 1920-CPU sim: 9.46 bytes/entry at 28.3 M entries/s with zstd, 10.45
+ * at 35.3 stored, 8.9 at 31-34 as Rice codes).
  */
-static const int level[DTL_V2_STREAMS] = {
-	[0] = 1, [C_DISP] = 1, [C_PRE] = 1, [C_PROC] = 1,
-	[C_FAULT] = 1, [C_SRR0] = 1, [C_SRR1] = 1,
-};
+#define LEVEL 1
 
 static inline uint64_t zz(uint64_t d)
 {
@@ -232,17 +230,6 @@ void dtl_rec_v2__free(struct dtl_rec_v2_cols *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void put32le(uint8_t *p, size_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32le(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /*
  * Rice codes for the timebase and the waits: value v as q = v >> k one bits,
  * a zero, then v's k low bits, least significant bit first; q of RICE_ESC or
@@ -353,23 +340,25 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 		size_t n = s ? c->len[s] : len, z = 0;
 		uint8_t *h = *out + 1 + s * 9;
 
-		if (n >= STORE_BELOW && level[s]) {
-			z = ZSTD_compressCCtx(cctx, *out + off, *cap - off, src, n, level[s]);
-			if (ZSTD_isError(z))
-				return -1;
-		}
-		/* zstd only where it takes off more than 1/32: the waits' low bytes are noise */
-		h[0] = z && z < n - n / 32;
 		if (rice_column(s)) {
 			/* kept as it is stored: its raw length is its length */
 			n = z = code_values(*out + off, src, c->len[C_DISP], width(s), h);
-		} else if (!h[0]) {
-			if (n)
-				memcpy(*out + off, src, n);
-			z = n;
+		} else {
+			if (n >= STORE_BELOW) {
+				z = ZSTD_compressCCtx(cctx, *out + off, *cap - off, src, n, LEVEL);
+				if (ZSTD_isError(z))
+					return -1;
+			}
+			/* zstd only where it takes off more than 1/32 */
+			h[0] = z && z < n - n / 32;
+			if (!h[0]) {
+				if (n)
+					memcpy(*out + off, src, n);
+				z = n;
+			}
 		}
-		put32le(h + 1, n);
-		put32le(h + 5, z);
+		put32(h + 1, n);
+		put32(h + 5, z);
 		off += z;
 		*rawlen += n;
 	}
@@ -393,13 +382,13 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 	for (int s = 0; s < DTL_V2_STREAMS; s++) {
 		const uint8_t *h = z + 1 + s * 9;
 
-		raw += get32le(h + 1);
-		stored += get32le(h + 5);
-		if (h[0] > 2 || (h[0] != 1 && get32le(h + 1) != get32le(h + 5)) ||
-		    (h[0] == 2 && (!rice_column(s) || !get32le(h + 1))) ||
+		raw += get32(h + 1);
+		stored += get32(h + 5);
+		if (h[0] > 2 || (h[0] != 1 && get32(h + 1) != get32(h + 5)) ||
+		    (h[0] == 2 && (!rice_column(s) || !get32(h + 1))) ||
 		    raw > maxraw || stored > len - HDR) {
 			snprintf(err, errlen, "column %d: impossible (codec %u, %u bytes stored, %u "
-				 "raw)", s, h[0], get32le(h + 5), get32le(h + 1));
+				 "raw)", s, h[0], get32(h + 5), get32(h + 1));
 			return -1;
 		}
 	}
@@ -419,7 +408,7 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 	}
 	for (int s = 0; s < DTL_V2_STREAMS; s++) {
 		const uint8_t *h = z + 1 + s * 9;
-		size_t n = get32le(h + 1), sz = get32le(h + 5);
+		size_t n = get32(h + 1), sz = get32(h + 5);
 		uint8_t *dst = in->buf + at;
 
 		in->k[s] = -1;

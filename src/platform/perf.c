@@ -142,8 +142,7 @@ struct dtl_perf_cpus {
 	long page;
 	struct perf_thread_map *threads;
 	struct pcpu *c;		/* by CPU number, evsel NULL when closed */
-	unsigned int nr;
-	unsigned int hi;	/* one past the highest CPU ever opened: what a close visits */
+	unsigned int nr;	/* the CPUs asked for, or come online since: a close visits these */
 	int epfd;		/* every open event: one wait, whatever the CPU count */
 	char sb_why[256];	/* why there is no switch stream ("" while there is) */
 	struct epoll_event ev[256];
@@ -251,8 +250,6 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	uint64_t id;
 	int rc, want;
 
-	if (cpu >= p->hi)
-		p->hi = cpu + 1;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = p->o.type;
@@ -426,7 +423,7 @@ void dtl_perf_cpus__close(struct dtl_perf_cpus *p)
 {
 	if (!p)
 		return;
-	for (unsigned int i = 0; p->c && i < p->hi; i++)
+	for (unsigned int i = 0; p->c && i < p->nr; i++)
 		close_cpu(p, i);
 	perf_thread_map__put(p->threads);
 	if (p->epfd >= 0)
