@@ -6,7 +6,7 @@
 # probe below (kernel source, libperf, libmicrohttpd, ncurses) sees what it
 # installed. DTLTOP_DEPS=done (set for that second make) skips the install.
 DEPS_BUILD := run bench readme-perf
-DEPS_CHECK := check check-fast mutants package-check kernel-check patches patches-check deb rpm
+DEPS_CHECK := check check-fast mutants mutants-diff package-check kernel-check patches patches-check deb rpm
 DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check interop-check upstream-compare patches-boot fuzz bare-check
 ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
 DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
@@ -241,8 +241,18 @@ check-fast: dtltop build/dtltop-san build/unit build/unit-san
 
 # Small realistic bugs put into src/, one at a time, against the fast tests
 # (tests/mutants.sh; MUTANT=pattern runs those whose description matches).
+MUT_ENV = MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS) $(HTTP_CFLAGS)" MUT_LIBS="$(LDLIBS)"
 mutants: dtltop
-	MUT_CFLAGS="$(NCURSES_CFLAGS) $(LIBPERF_CFLAGS) $(HTTP_CFLAGS)" MUT_LIBS="$(LDLIBS)" tests/mutants.sh $(MUTANT)
+	$(MUT_ENV) tests/mutants.sh $(MUTANT)
+
+# Mutants made by tests/mutgen.py of the lines changed since BASE (the working
+# tree against it), at most MAX of them sampled with SEED, each against the fast
+# tests that run its line: how well a change's own tests catch its bugs.
+BASE ?= HEAD~1
+MAX ?= 40
+SEED ?= 1
+mutants-diff: dtltop
+	$(MUT_ENV) tests/mutants.sh --diff $(BASE) $(MAX) $(SEED)
 
 bench: dtltop build/bench
 	build/bench ./dtltop $(ONLY)
@@ -385,6 +395,6 @@ patches-check:
 patches-boot: dtltop
 	scripts/patches.sh boot
 
-.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check interop-check upstream-compare setcap run check check-fast mutants bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check interop-check upstream-compare setcap run check check-fast mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif

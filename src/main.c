@@ -17,6 +17,7 @@
 #include "view/report/report.h"
 
 static volatile sig_atomic_t stop;
+static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM };
 
 static void on_signal(int sig)
 {
@@ -109,12 +110,8 @@ int main(int argc, char **argv)
 		goto fail;
 	/* every signal whose default is to end the process ends it the clean way: the -o
 	 * file renamed into place, a recording's end marker, the textfile's dtl_up 0 */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGUSR1, on_signal);
-	signal(SIGUSR2, on_signal);
-	signal(SIGALRM, on_signal);
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+		signal(ending[i], on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	return dtl_loop__delete(l, run(l, &o));
 fail:

@@ -1,26 +1,41 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Mutation testing of the code that makes the numbers users see: each line of
-# MUTANTS below is a small realistic bug, put into a copy of the tree one at a
-# time; the fast tests (unit, cli.sh, truth.sh, man.sh, tui.sh, report.sh, as make
-# check-fast runs them, without the sanitizer builds) must fail on it.
-# Prints each survivor and the score. Not part of make check (it takes about
-# half an hour); run it with `make mutants`, or `tests/mutants.sh PATTERN` for
-# the mutants whose description matches.
+# Mutation testing: small realistic bugs put into a copy of the tree one at a
+# time; the fast tests (unit, cli, truth, man, tui, report, exporter, triage,
+# whopays, as make check-fast runs them, without the sanitizer builds) must
+# fail on each. Prints each survivor and the score; exits 1 if any survives.
 #
-# A line is: file ^ text as it is (it must occur exactly once) ^ text of the
-# bug ^ what a user would see. '\n' and '\t' stand for a newline and a tab; no
-# text may hold a '^'. The reader's dtl_sanitize() of a recording's header is not
-# here: the writer sanitises too now, so only a hand-built chunk could show it.
+#   tests/mutants.sh [PATTERN]       (make mutants) the hand-made list below,
+#                                    or those whose description matches
+#   tests/mutants.sh --diff BASE [MAX [SEED]]
+#                                    (make mutants-diff) at most MAX (40)
+#                                    mutants that tests/mutgen.py makes of the
+#                                    lines changed since BASE, sampled with
+#                                    SEED; each runs against the fast tests
+#                                    that execute its line (gcov, measured
+#                                    once per run), and one that does not
+#                                    build is dropped, not counted
+#
+# A line of the list is: file ^ text as it is (it must occur exactly once) ^
+# text of the bug ^ what a user would see. '\n' and '\t' stand for a newline
+# and a tab; no text may hold a '^'. mutgen.py's lines are file:LINE ^ the
+# line ^ the line mutated ^ the operator. The reader's dtl_sanitize() of a
+# recording's header is not in the list: the writer sanitises too now, so only
+# a hand-built chunk could show it.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-ONLY=${1:-}
+ROOT=$PWD
 B=$PWD/build/mutants
 CC=${CC:-cc}
 FLAGS="-O1 -g -std=c11 -D_GNU_SOURCE -w ${MUT_CFLAGS:-}"
 LIBS=${MUT_LIBS:?run through make mutants}
-
-MUTANTS=$(cat <<'EOF'
+ONLY="" DIFF=""
+if [ "${1:-}" = --diff ]; then
+	DIFF=${2:?--diff BASE [MAX [SEED]]}
+	MUTANTS=$(python3 tests/mutgen.py "$DIFF" "${3:-40}" "${4:-1}") || exit 1
+else
+	ONLY=${1:-}
+	MUTANTS=$(cat <<'EOF'
 src/view/report/scale.c ^ k ? sum / (double)k : NAN ^ k ? sum / (double)(i1 - i0) : NAN ^ report: an unknown interval counted as zero
 src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 : 1; ^ report: the best rows shown as the worst
 src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50
@@ -88,7 +103,7 @@ src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_c
 src/loop/loop.c ^ \tif (need > 0 && need < cap)\n\t\tcap = need; ^ \t(void)need; ^ a debugfs ring laps while a script sleeps to the interval's end
 src/loop/loop.c ^ int cap = v->ops->wait ? POLL_MS : IDLE_MS, ^ int cap = POLL_MS, ^ an idle exporter wakes 50 times a second
 src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
-src/main.c ^ \tsignal(SIGHUP, on_signal);\n ^  ^ SIGHUP loses the -o output
+src/main.c ^ SIGTERM, SIGHUP, SIGUSR1 ^ SIGTERM, SIGUSR1 ^ SIGHUP loses the -o output
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
 src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
 src/stats/stats.c ^ r->processor_id) >> core_shift == 0); ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
@@ -111,16 +126,31 @@ src/opts/save.c ^ if (!f && errno != ENOENT) { ^ if (0) { ^ W writes over a dtlt
 src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile says dtl_up 1 with frozen counters
 src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 still gets OpenMetrics
 src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask
+src/format/record.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
+src/source/replay.c ^ m.nr_cpus != p->meta.nr_cpus || m.tb_freq != p->meta.tb_freq) { ^ m.nr_cpus != p->meta.nr_cpus) { ^ a rotated set splices another partition's file
+src/stats/task.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
+src/format/pdtasks.c ^ return lo < t->ntl && t->tl[lo].pid == pid ? t->tl[lo].name : NONE; ^ return NONE; ^ perf.data: a process named only later in the file stays unnamed
+src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p50 : "-"); ^ payer pane: p50 and p99 swapped
+src/loop/nav.c ^ \t\t\tl->table.tasks = t;\n ^  ^ replay: going back leaves the task rows on freed tasks
+src/view/verdict.c ^ double wait = wanted > 0 ? 100 * all->steal_pct / wanted : 0; ^ double wait = wanted > 0 ? all->steal_pct : 0; ^ verdict: the wait share of the interval, not of the time wanted
+src/view/metrics.c ^ if (k > m->metrics_cgroups) ^ if (k >= m->metrics_cgroups) ^ exposition: an empty cgroup="other" series at exactly the bound
+src/view/metrics.c ^ invol += (DTL_PREEMPT_INVOLUNTARY_MASK >> i) & 1 ? r->preempt[i] : 0; ^ invol += r->preempt[i]; ^ exposition: cgroup preempts count cedes and confers
+src/platform/perf.c ^ p->nr = dtl_cpuset__end(set) ? dtl_cpuset__end(set) : 1; ^ p->nr = dtl_cpuset__count(set) ? dtl_cpuset__count(set) : 1; ^ perf: -C 1 sizes its slots by the count, a write past them
+src/view/json.c ^ else if (c < 0x20) ^ else if (c < 0x1f) ^ json: a control character (0x1f) reaches the output raw
 EOF
-)
+	)
+fi
 
 mkdir -p "$B/obj" "$B/tree"
 # A copy of the tree to mutate, and every object built once.
-rsync -a --delete --exclude build --exclude .git ./ "$B/tree/" 2>/dev/null ||
-	{ rm -rf "$B/tree" && mkdir -p "$B/tree" && tar cf - --exclude=./build --exclude=./.git . |
-		tar xf - -C "$B/tree"; }
-mkdir -p "$B/tree/build"
-rm -rf "$B/tree/build/libperf" && cp -r build/libperf "$B/tree/build/libperf"  # its own: a rebuild here must not pull it away
+copy_tree() {
+	rsync -a --delete --exclude build --exclude .git ./ "$1/" 2>/dev/null ||
+		{ rm -rf "$1" && mkdir -p "$1" && tar cf - --exclude=./build --exclude=./.git . |
+			tar xf - -C "$1"; }
+	mkdir -p "$1/build"
+	rm -rf "$1/build/libperf" && cp -r build/libperf "$1/build/libperf"  # its own: a rebuild here must not pull it away
+}
+copy_tree "$B/tree"
 cd "$B/tree" || exit 1
 APP=$(ls src/*.c src/*/*.c src/*/*/*.c)
 UNIT=$(ls tests/unit/*.c)
@@ -128,59 +158,105 @@ obj() { echo "$B/obj/$(echo "$1" | tr / _).o"; }
 for f in $APP $UNIT; do
 	$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" || { echo "mutants.sh: cannot build $f" >&2; exit 1; }
 done
+# link [OBJDIR [EXTRA FLAGS]]: ./dtltop and build/unit of the objects in OBJDIR
 link() {
-	local app=() unit=()
-	for f in $APP; do app+=("$(obj "$f")"); done
-	for f in $UNIT; do unit+=("$(obj "$f")"); done
-	local core=() o
+	local d=${1:-$B/obj} app=() unit=() core=() o
+	for f in $APP; do app+=("$d/$(echo "$f" | tr / _).o"); done
+	for f in $UNIT; do unit+=("$d/$(echo "$f" | tr / _).o"); done
 	for o in "${app[@]}"; do
 		case $o in *src_main.c.o | *src_info.c.o | *src_tui_*) ;; *) core+=("$o") ;; esac
 	done
 	# through new names: a test's leftover process may still run the old binaries
-	$CC -o dtltop.new "${app[@]}" $LIBS && $CC -o build/unit.new "${core[@]}" "${unit[@]}" $LIBS &&
+	$CC ${2:-} -o dtltop.new "${app[@]}" $LIBS && $CC ${2:-} -o build/unit.new "${core[@]}" "${unit[@]}" $LIBS &&
 		mv -f dtltop.new dtltop && mv -f build/unit.new build/unit
 }
 link || exit 1
-fast_tests() {
-	timeout -k 5 120 build/unit >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout -k 5 300 tests/cli.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout -k 5 300 tests/truth.sh >/dev/null 2>&1 &&
-		timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout -k 5 300 tests/tui.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout -k 5 300 tests/report.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout -k 5 300 tests/exporter.sh >/dev/null 2>&1 &&
-		DTLTOP=./dtltop timeout -k 5 300 tests/triage.sh >/dev/null 2>&1
+TESTS="unit cli truth man tui report exporter triage whopays"
+# run_test NAME: one fast test, quietly, as make check-fast runs it
+run_test() {
+	case $1 in
+	unit) timeout -k 5 120 build/unit ;;
+	man) timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 ;;
+	report) DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout -k 5 300 tests/report.sh ;;
+	*) DTLTOP=./dtltop timeout -k 5 300 "tests/$1.sh" ;;
+	esac >/dev/null 2>&1 </dev/null
 }
-fast_tests </dev/null || { echo "mutants.sh: the tests fail on the unmutated tree" >&2; exit 1; }
+# run_tests NAME...: 0 if every one passes; stops at the first that fails
+run_tests() {
+	local t
+	for t in "$@"; do run_test "$t" || return 1; done
+}
 
-total=0 killed=0 survivors=()
+# --diff: which fast tests execute each line, from a --coverage build of the same tree
+# (-O0, so lines map one to one); the run doubles as the check of the unmutated tree
+if [ -n "$DIFF" ]; then
+	C=$B/cov
+	mkdir -p "$C/obj" && copy_tree "$C/tree" && cd "$C/tree" || exit 1
+	for f in $APP $UNIT; do
+		$CC ${FLAGS/-O1/-O0} --coverage -Isrc -c -o "$C/obj/$(echo "$f" | tr / _).o" "$f" ||
+			{ echo "mutants.sh: cannot build $f with --coverage" >&2; exit 1; }
+	done
+	link "$C/obj" --coverage || exit 1
+	for t in $TESTS; do
+		find "$C/obj" -name '*.gcda' -delete
+		run_test "$t" || { echo "mutants.sh: $t fails on the unmutated tree" >&2; exit 1; }
+		(cd "$C/obj" && gcov -j -t ./*.o 2>/dev/null) | python3 "$ROOT/tests/mutgen.py" --lines \
+			"$C/tree" >"$C/$t.lines" || exit 1
+	done
+	cd "$B/tree" || exit 1
+else
+	run_tests $TESTS || { echo "mutants.sh: the tests fail on the unmutated tree" >&2; exit 1; }
+fi
+
+total=0 killed=0 dropped=0 survivors=()
 while IFS='^' read -r file from to what; do
 	file=${file% } from=${from# } from=${from% } to=${to# } to=${to% } what=${what# }
 	[ -z "$file" ] && continue
 	[ -n "$ONLY" ] && ! grep -q -- "$ONLY" <<<"$what" && continue
-	total=$((total + 1))
+	line=""
+	case $file in *:[0-9]*) line=${file##*:} file=${file%:*} ;; esac
 	cp "$file" "$file.orig"
-	n=$(FROM="$from" perl -0ne '$f = $ENV{FROM}; $f =~ s/\\n/\n/g; $f =~ s/\\t/\t/g;
-		$c = () = /\Q$f\E/g; print $c' "$file")
-	if [ "$n" != 1 ]; then
-		echo "BROKEN ($n matches): $file: $what"
-		survivors+=("broken: $what")
-		continue
+	if [ -n "$line" ]; then
+		python3 "$ROOT/tests/mutgen.py" --apply "$file" "$line" "$from" "$to" || { mv "$file.orig" "$file"; continue; }
+		what="$file:$line: $what"
+	else
+		n=$(FROM="$from" perl -0ne '$f = $ENV{FROM}; $f =~ s/\\n/\n/g; $f =~ s/\\t/\t/g;
+			$c = () = /\Q$f\E/g; print $c' "$file")
+		if [ "$n" != 1 ]; then
+			echo "BROKEN ($n matches): $file: $what"
+			total=$((total + 1))
+			survivors+=("broken: $what")
+			rm -f "$file.orig"
+			continue
+		fi
+		FROM="$from" TO="$to" perl -0pi -e '$f = $ENV{FROM}; $t = $ENV{TO};
+			for ($f, $t) { s/\\n/\n/g; s/\\t/\t/g }
+			s/\Q$f\E/$t/' "$file"
 	fi
-	FROM="$from" TO="$to" perl -0pi -e '$f = $ENV{FROM}; $t = $ENV{TO};
-		for ($f, $t) { s/\\n/\n/g; s/\\t/\t/g }
-		s/\Q$f\E/$t/' "$file"
 	o=$(obj "$file")
 	mv "$o" "$o.orig"
 	if ! $CC $FLAGS -Isrc -c -o "$o" "$file" 2>"$B/build.err" || ! link 2>>"$B/build.err"; then
-		echo "BROKEN (does not build): $file: $what: $(head -3 "$B/build.err")"
-		survivors+=("broken: $what")
-	elif fast_tests </dev/null; then
-		echo "SURVIVED: $file: $what"
-		survivors+=("$file: $what")
+		if [ -n "$line" ]; then
+			dropped=$((dropped + 1))	# an operator's text that is not C here: no bug at all
+		else
+			total=$((total + 1))
+			echo "BROKEN (does not build): $file: $what: $(head -3 "$B/build.err")"
+			survivors+=("broken: $what")
+		fi
 	else
-		echo "killed: $what"
-		killed=$((killed + 1))
+		total=$((total + 1))
+		tests=$TESTS
+		[ -n "$line" ] && tests=$(python3 "$ROOT/tests/mutgen.py" --tests "$B/cov" "$file" "$line" $TESTS)
+		if [ -z "$tests" ]; then
+			echo "SURVIVED (no fast test runs this line): $what"
+			survivors+=("$what (no fast test runs it)")
+		elif run_tests $tests; then
+			echo "SURVIVED: $what ($(echo $tests))"
+			survivors+=("$what: $(sed 's/\\t/ /g' <<<"$to" | tr -s ' ')")
+		else
+			echo "killed: $what"
+			killed=$((killed + 1))
+		fi
 	fi
 	mv "$file.orig" "$file"
 	mv "$o.orig" "$o"
@@ -189,6 +265,6 @@ link
 echo
 pct=0
 [ "$total" -gt 0 ] && pct=$((killed * 100 / total))
-echo "mutants.sh: $killed of $total mutants killed ($pct %)"
+echo "mutants.sh: $killed of $total mutants killed ($pct %)${DIFF:+; $dropped more did not build (dropped)}"
 for s in "${survivors[@]}"; do echo "  survivor: $s"; done
 [ "$killed" -eq "$total" ]

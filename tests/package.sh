@@ -159,6 +159,18 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
 		fail "debugfs of another owner, no capabilities: $out"
 fi
 
+# --- one version everywhere a user or a packager reads it
+v=$(sed -n 's/^#define DTLTOP_VERSION "\(.*\)"/\1/p' src/version.h)
+for got in "$("$DTLTOP" --version | sed -n '1s/^dtltop //p')" \
+	"$(sed -n '1s/^dtltop (\([^)]*\)).*/\1/p' debian/changelog)" \
+	"$(sed -n 's/^Version: *//p' dtltop.spec)" \
+	"$(sed -n '/^%changelog/{n;s/.* - \([0-9.]*\)-[0-9]*$/\1/p}' dtltop.spec)" \
+	"$(sed -n 's/^dtltop \([0-9.]*\) (.*/\1/p' NEWS | head -1)" \
+	"$(sed -n '1s/.*"dtltop \([0-9.]*\)".*/\1/p' man/dtltop.1)" \
+	"$(sed -n '1s/.*"dtltop \([0-9.]*\)".*/\1/p' man/dtltop-format.5)"; do
+	[ -n "$v" ] && [ "$got" = "$v" ] && ok || fail "version $v in src/version.h, '$got' elsewhere"
+done
+
 make -s dist >/dev/null && a=$(sha256sum <build/dtltop-*.tar.gz) || fail "make dist"
 sleep 1.1
 make -s dist >/dev/null && b=$(sha256sum <build/dtltop-*.tar.gz)
@@ -171,7 +183,8 @@ if make -s deb >"$tmp/deb.log" 2>&1; then
 	deb=$(ls build/deb/dtltop_*_*.deb)
 	dpkg -x "$deb" "$tmp/deb"
 	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
-	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/README.Debian"
+	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/NEWS"
+	exp="$exp usr/share/doc/dtltop/README.Debian"
 	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
 	exp="$exp usr/share/doc/dtltop/examples/grafana/dtltop.json"
 	exp="$exp usr/share/doc/dtltop/examples/prometheus/dtltop.rules.yml"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The shape of the tree: no function in src/ over 100 lines, and the lists a
-# person reads (--help, --list-*, the man page, completions) made from the
-# one table of each kind rather than written again.
+# The shape of the tree: no function in src/ over 100 lines, a main of at most
+# 120, and the lists a person reads (--help, --list-*, the man page,
+# completions) made from the one table of each kind rather than written again.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -17,6 +17,10 @@ long=$(for f in $(find src -name '*.c' | sort); do
 		{ prev = $0 }' "$f"
 done)
 [ -z "$long" ] && ok || fail "functions over 100 lines: $long"
+
+# --- a thin main: it wires options, source, loop and view, and does nothing else
+n=$(wc -l <src/main.c)
+[ "$n" -le 120 ] && ok || fail "src/main.c has $n lines (a thin main: at most 120)"
 
 # --- each list is made from its table
 # the help screen's key lines are --list-keys' lines (tui.sh reads the screen);

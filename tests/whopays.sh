@@ -136,4 +136,37 @@ keys Enter; expect '^Who pays: cgroup ' "Enter on a cgroup row: no payer pane"
 keys Escape
 keys v; expect '^ +\*?CPU +DISP' "v: not back to CPUs"
 keys q
+
+# --- a replay with task data: going back (b, T) shows the task rows of the interval gone
+# to (the stats and the tasks start over: under the sanitizers a row left pointing into the
+# old tasks fails here), and the payer pane's p50 and p99 are the row's, each in its place
+T kill-server 2>/dev/null
+sock="$sock-2"
+"$DTLTOP" "$sim" --no-config -b -n 8 --group=task --csv -w "$tmp/w8.dtl" >"$tmp/w8.csv" || fail "recording with tasks"
+disp() { awk -F, -v n="$1" -v t="$2" '$3 == t && ++k == n { print $4 }' "$tmp/w8.csv"; }
+rows_at() { for t in idle 'db[1000]' 'web[1100]' 'batch[1200]'; do printf '%s %s\n' "$t" "$(disp "$1" "$t")"; done; }
+shown() { screen | awk '$1 ~ /^(idle|db\[1000\]|web\[1100\]|batch\[1200\])$/ { print $1, $2 }' | sort; }
+T new-session -d -s t -x 150 -y 30 "$DTLTOP --no-config -r $tmp/w8.dtl --group=task --no-color 2>$tmp/w8.err; sleep 30"
+expect '^TASK +DISP' "task replay: no task rows"
+keys b; expect 'Jump to HH:MM' "task replay: b prompts"
+keys '#5' Enter; expect 'interval 5, ending' "task replay: b #5"
+expect "^db\[1000\] +$(disp 5 'db[1000]') " "task replay: db's interval 5"
+keys T; expect 'interval 4, ending' "task replay: T steps back"
+expect "^db\[1000\] +$(disp 4 'db[1000]') " "task replay: db's interval 4 after going back"
+[ "$(shown)" = "$(rows_at 4 | sort)" ] && ok || fail "task rows after T are not interval 4's: $(shown | tr '\n' ' ')"
+keys b '+2' Enter; expect 'interval 2, ending' "task replay: b +2 back to 2 s"
+expect "^web\[1100\] +$(disp 2 'web[1100]') " "task replay: web's interval 2"
+[ "$(shown)" = "$(rows_at 2 | sort)" ] && ok || fail "task rows after b +2 are not interval 2's: $(shown | tr '\n' ' ')"
+# the payer pane of the second row: the row's own P50 and P99 cells
+row=$(screen | awk '/^TASK +DISP/ { getline; getline; print; exit }')
+hdr=$(screen | grep -m1 -E '^TASK +DISP')
+cell() { awk -v h="$hdr" -v r="$row" -v c="$1" 'BEGIN { n = split(h, a, " +"); split(r, b, " +")
+	for (i = 1; i <= n; i++) if (a[i] == c || a[i] == "*" c) print b[i] }'; }
+p50=$(cell P50) p99=$(cell P99)
+keys Down Enter
+expect "^Who pays: process $(awk '{ print $1 }' <<<"$row" | sed 's/[][]/\\&/g')" "task replay: Enter opens no payer pane"
+[ -n "$p50" ] && [ "$p50" != "$p99" ] && expect "dispatch wait p50 $p50 p99 $p99\$" \
+	"the payer pane's p50/p99 are not the row's ($p50, $p99)" || fail "no distinct P50/P99 cells: $row"
+keys q
+[ ! -s "$tmp/w8.err" ] && ok || fail "task replay stderr: $(cat "$tmp/w8.err")"
 finish

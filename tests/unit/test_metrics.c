@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "stats/task.h"
 #include "view/metrics.h"
 #include "view/http.h"
 #include "view/model.h"
@@ -285,5 +286,63 @@ TEST(metrics_label_quotes_escaped_and_entitlement_used_a_ratio)
 		CHECK_CONTAINS(buf, "\nlpar_physc 3.808\n");
 		free(buf);
 	}
+	dtl_stats__delete(s);
+}
+
+static void task_entry(struct dtl_tasks *t, unsigned int cpu, uint64_t tb, unsigned int preempt)
+{
+	struct dtl_rec r = rec(tb, preempt, 7, 100, 0, 0, 0);
+	uint8_t e[DTL_ENTRY_SIZE];
+
+	dtl_rec__encode(&r, e);
+	dtl_tasks__add_entries(t, cpu, e, 1);
+}
+
+/*
+ * Who pays per cgroup: preempts_total counts what the help says, the
+ * involuntary preempts (not cedes or confers); and a bound of exactly as many
+ * cgroups as there are names them all, with no empty "other" series.
+ */
+TEST(metrics_cgroups_count_involuntary_preempts_and_other_only_past_the_bound)
+{
+	struct dtl_stats *s = stats4();
+	struct dtl_tasks *tk = dtl_tasks__new(4, TB);
+	struct dtl_table t = { .tasks = tk };
+	struct dtl_model m = { .table = &t, .stats = s, .source = "sim", .mask = DTL_MASK_ALL,
+			       .nr_vps = 2, .smt = 2, .nr_vcpus = 4, .intervals = 1,
+			       .metrics_cgroups = 2 };
+	struct dtl_switch a = { 1000, 11, "db", "/a" }, b = { 1000, 12, "web", "/b" };
+
+	dtl_tasks__switch(tk, 0, &a);
+	dtl_tasks__switch(tk, 1, &b);
+	/* /a: time slice, HDEC and a fault (involuntary), a cede and a confer (not) */
+	task_entry(tk, 0, 2000, 4);
+	task_entry(tk, 0, 3000, 9);
+	task_entry(tk, 0, 4000, 5);
+	task_entry(tk, 0, 5000, 2);
+	task_entry(tk, 0, 6000, 3);
+	/* /b: one time slice */
+	task_entry(tk, 1, 2000, 4);
+	dtl_tasks__end_interval(tk, 1.0, DTL_MASK_ALL);
+	dtl_stats__end_interval(s, 1.0);
+	for (unsigned int bound = 2; bound >= 1; bound--) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		m.metrics_cgroups = bound;
+		CHECK(dtl_metrics__write(f, &m, false) == 0);
+		fclose(f);
+		CHECK_CONTAINS(buf, "\ndtl_cgroup_preempts_total{cgroup=\"/a\"} 3\n");
+		if (bound == 2) {
+			CHECK_CONTAINS(buf, "\ndtl_cgroup_preempts_total{cgroup=\"/b\"} 1\n");
+			CHECK(strstr(buf, "cgroup=\"other\"") == NULL);
+		} else {
+			CHECK_CONTAINS(buf, "\ndtl_cgroup_preempts_total{cgroup=\"other\"} 1\n");
+			CHECK(strstr(buf, "cgroup=\"/b\"") == NULL);
+		}
+		free(buf);
+	}
+	dtl_tasks__delete(tk);
 	dtl_stats__delete(s);
 }

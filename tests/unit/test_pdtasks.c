@@ -238,3 +238,32 @@ TEST(pdtasks_names_follow_time_not_file_order)
 	CHECK_EQ(dtl_pdtasks__take(t, 4, UINT64_MAX, 10, 1000000000, out, 8), 0);
 	dtl_pdtasks__free(t);
 }
+
+/*
+ * A process running before perf started is named by a comm perf writes after
+ * (file and time both later than the first switch to it): the switch takes
+ * that name, not "?[pid]"; a pid no record names stays unknown.
+ */
+TEST(pdtasks_a_name_given_only_later_names_the_earlier_switches)
+{
+	struct dtl_pdtasks *t = dtl_pdtasks__new();
+	struct dtl_sb e;
+	struct dtl_switch out[8];
+
+	memset(&e, 0, sizeof(e));
+	e.kind = DTL_SB_SWITCH, e.cpu = 0, e.pid = 9, e.ns = 1000;
+	CHECK_EQ(dtl_pdtasks__add(t, &e), 0);
+	e.pid = 10, e.ns = 1500;
+	CHECK_EQ(dtl_pdtasks__add(t, &e), 0);
+	memset(&e, 0, sizeof(e));
+	e.kind = DTL_SB_COMM, e.pid = 9, e.ns = 3000;
+	snprintf(e.comm, sizeof(e.comm), "late");
+	CHECK_EQ(dtl_pdtasks__add(t, &e), 0);
+	CHECK_EQ(dtl_pdtasks__index(t), 0);
+	CHECK_EQ(dtl_pdtasks__take(t, 0, UINT64_MAX, 0, 1000000000, out, 8), 2);
+	CHECK_EQ(out[0].pid, 9);
+	CHECK_STR(out[0].comm ? out[0].comm : "-", "late");
+	CHECK_EQ(out[1].pid, 10);
+	CHECK(out[1].comm == NULL);
+	dtl_pdtasks__free(t);
+}

@@ -190,6 +190,43 @@ TEST(perf_libperf_plumbing_on_a_real_software_event)
 	dtl_perf_cpus__close(p);
 }
 
+/*
+ * A sparse CPU list (-C 1, or an offline CPU below an online one): the slots
+ * reach the highest CPU, not the count of CPUs; under ASan a slot past the
+ * array would fail here, and without it has() says which CPUs were opened.
+ */
+TEST(perf_sparse_cpu_list_sizes_slots_by_the_highest_cpu)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct dtl_perf_cpus *p;
+	struct dtl_perf_news news;
+	struct dtl_cpuset set;
+	char err[1024], list[16];
+	unsigned int hi = online > 1 ? (unsigned int)online - 1 : 0;
+
+	if (hi == 0) {
+		printf("SKIP sparse CPU list: one CPU online\n");
+		return;
+	}
+	snprintf(list, sizeof(list), "%u", hi);
+	dtl_cpuset__parse(&set, list, err, sizeof(err));
+	p = open_clock(&set, err, sizeof(err));
+	if (!p) {
+		if (!perf_refused(err))
+			T_FAIL("open cpu-clock on CPU %u: %s", hi, err);
+		return;
+	}
+	CHECK(dtl_perf_cpus__has(p, hi));
+	CHECK(!dtl_perf_cpus__has(p, 0));
+	CHECK_EQ(dtl_perf_cpus__drain(p, hi, 16, false, &news), 0);
+	CHECK_EQ(dtl_perf_cpus__drain(p, 0, 16, false, &news), -1);
+	dtl_perf_cpus__remove(p, hi);
+	CHECK(!dtl_perf_cpus__has(p, hi));
+	CHECK_EQ(dtl_perf_cpus__add(p, 0, err, sizeof(err)), 0);
+	CHECK(dtl_perf_cpus__has(p, 0));
+	dtl_perf_cpus__close(p);
+}
+
 TEST(perf_aux_area_that_cannot_be_mapped_is_an_error_naming_the_cpu)
 {
 	struct dtl_perf_opts o = { 0 };

@@ -10,6 +10,7 @@
 
 #include "dtl/dtl.h"
 #include "format/record.h"
+#include "source/source.h"
 #include "fakeroot.h"
 
 static char path[256];
@@ -489,5 +490,132 @@ TEST(recording_big_record_comes_back_in_batches_whole)
 	dtl_rec_reader__close(r);
 	fclose(f);
 	free(buf);
+	fakeroot_free(root);
+}
+
+/*
+ * A big partition's long interval: dtltop-format.5 says a writer ends a data
+ * chunk whenever its payload passes 4 MiB, so no chunk nears the reader's
+ * 64 MiB limit and the writer never holds a whole interval. Walked here by
+ * the format's own layout, not through the reader.
+ */
+TEST(recording_long_interval_keeps_each_chunk_within_its_bound)
+{
+	const char *root = fakeroot_new();
+	enum { PER = 1000, CALLS = 1200 };
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	uint8_t *buf = malloc(PER * 48), hdr[24];
+	uint32_t data = 0, max_raw = 0;
+	size_t got = 0;
+	char err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/long.dtl", root);
+	meta(&m);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	for (int i = 0; w && i < CALLS; i++) {
+		entries(buf, PER, 1000 + (uint64_t)i * PER * 977);
+		CHECK_EQ(dtl_rec_writer__entries(w, (unsigned int)i % 4, buf, PER, 0, 0), 0);
+	}
+	CHECK_EQ(dtl_rec_writer__tick(w, 1, 600, 0), 0);	/* one interval holds them all */
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	CHECK(f != NULL && fseek(f, 16, SEEK_SET) == 0);
+	while (f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr)) {
+		uint32_t stored = hdr[8] | hdr[9] << 8 | hdr[10] << 16 | (uint32_t)hdr[11] << 24;
+		uint32_t raw = hdr[12] | hdr[13] << 8 | hdr[14] << 16 | (uint32_t)hdr[15] << 24;
+
+		if (hdr[4] == 2) {
+			data++;
+			max_raw = raw > max_raw ? raw : max_raw;
+		}
+		CHECK_EQ(fseek(f, stored, SEEK_CUR), 0);
+	}
+	CHECK(data >= 3);
+	/* past 4 MiB by at most what one call adds */
+	CHECK(max_raw <= (4u << 20) + PER * 48);
+	rewind(f);
+	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+	CHECK(r != NULL);
+	while (r && dtl_rec_reader__next(r, &ev) > 0)
+		got += ev.kind == DTL_REC_ENTRIES ? ev.n : 0;
+	CHECK_EQ(got, (size_t)PER * CALLS);
+	CHECK(r && !dtl_rec_reader__warning(r) && dtl_rec_reader__complete(r));
+	dtl_rec_reader__close(r);
+	fclose(f);
+	free(buf);
+	fakeroot_free(root);
+}
+
+/* One member of a rotated set: an interval of 10 entries on CPU 1. */
+static void write_member(const char *base, unsigned int seq, uint64_t tb_freq, uint64_t tb0)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	uint8_t buf[48 * 10];
+	char name[300], err[512];
+
+	snprintf(name, sizeof(name), "%s.%u", base, seq);
+	meta(&m);
+	m.tb_freq = tb_freq;
+	m.start_tb = tb0;
+	w = dtl_rec_writer__open(name, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	entries(buf, 10, tb0 + 1);
+	CHECK_EQ(dtl_rec_writer__entries(w, 1, buf, 10, 0, 0), 0);
+	CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + 500000000ull, 0.5, tb0 + 20000), 0);
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+}
+
+/* Entries a replay of the set at base hands out, and its closing warning. */
+static size_t replay_set(const char *base, char *warn, size_t len)
+{
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	const char *w = NULL;
+	char err[512];
+	size_t n = 0;
+
+	o.backend = "replay";
+	o.replay = base;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	for (int i = 0; src && i < 10 && !dtl_source__ended(src, &w); i++) {
+		dtl_source__tick(src, 500000000);
+		while (dtl_source__read(src, &c) > 0)
+			n += c.n;
+	}
+	snprintf(warn, len, "%s", w ? w : "");
+	dtl_source__close(src);
+	return n;
+}
+
+/*
+ * A rotated set whose next member is another partition's (same CPUs, another
+ * timebase frequency) ends there, saying so; one of the same partition goes on.
+ */
+TEST(recording_set_ends_at_a_member_of_another_partition)
+{
+	const char *root = fakeroot_new();
+	char base[256], warn[2048];
+
+	snprintf(base, sizeof(base), "%s/set.dtl", root);
+	write_member(base, 1, 512000000, 4242);
+	write_member(base, 2, 512000000, 4242 + 20000);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 20);
+	CHECK_STR(warn, "");
+	snprintf(base, sizeof(base), "%s/mixed.dtl", root);
+	write_member(base, 1, 512000000, 4242);
+	write_member(base, 2, 1000000000, 4242 + 20000);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+	CHECK_CONTAINS(warn, "mixed.dtl.2: not the partition of the files before it");
 	fakeroot_free(root);
 }

@@ -116,6 +116,37 @@ TEST(tasks_where_preempts_hit_and_user_share)
 	dtl_tasks__delete(t);
 }
 
+/*
+ * User space is MSR[PR] (problem state, 0x4000) in srr1, as Power ISA book
+ * III has it, whatever its neighbours say: EE (0x8000) and FP (0x2000) are
+ * set in kernel code as often as in user code.
+ */
+TEST(tasks_user_share_is_the_problem_state_bit_alone)
+{
+	static const uint64_t srr1[] = {
+		0x8000000000009033ull,	/* kernel, EE on */
+		0x800000000000b033ull,	/* kernel, EE and FP on */
+		0x800000000000d033ull,	/* user: PR and EE */
+		0x8000000000005033ull,	/* user: PR, EE off */
+		0x8000000000001033ull,	/* kernel, EE off */
+	};
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_task_pc pc[4];
+	uint64_t user = 99, all = 0;
+
+	sw(t, 0, 10, 8, "app", "/b");
+	for (unsigned int i = 0; i < 5; i++) {
+		put(e, 1000 + 100 * (uint64_t)i, 4, 10, 0, 0, 0xc0000000000aaaa0ull, srr1[i]);
+		dtl_tasks__add_entries(t, 0, e, 1);
+	}
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_tasks__pcs(t, DTL_TASKS_BY_TASK, 8, pc, 4, &user, &all), 1);
+	CHECK_EQ(all, 5);
+	CHECK_EQ(user, 2);
+	dtl_tasks__delete(t);
+}
+
 TEST(tasks_before_the_first_switch_nobody_pays_and_names_are_clean)
 {
 	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);

@@ -96,3 +96,26 @@ TEST(verdict_dedicated_donating_and_unknown)
 	CHECK_STR(dtl_verdict__name(DTL_VERDICT_STARVED), "starved");
 	CHECK_STR(dtl_verdict__name(DTL_VERDICT__N), "unknown");
 }
+
+/*
+ * The wait share is of the CPU time wanted (steal + run), not of the
+ * interval: a lightly loaded partition that waits for a third of what it
+ * wants is waiting, however idle it is otherwise.
+ */
+TEST(verdict_wait_share_is_of_the_time_wanted_not_of_the_interval)
+{
+	struct dtl_lparcfg cfg;
+	struct dtl_lpar_figs f = { .known = DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP,
+				   .physc = 0.6, .entc_pct = 15, .app = 20 };
+	struct dtl_row light = { .steal_pct = 6, .run_pct = 12, .idle_pct = 82 };
+	struct dtl_row busy = { .steal_pct = 6, .run_pct = 94 };
+	struct dtl_verdict v;
+
+	dtl_sys__parse_lparcfg(SHARED "capped=0\n", &cfg);
+	dtl_verdict__judge(&cfg, &f, &light, &v);
+	CHECK(v.kind != DTL_VERDICT_FREE);
+	CHECK_CONTAINS(v.text, "waits 33%");
+	dtl_verdict__judge(&cfg, &f, &busy, &v);
+	CHECK_EQ(v.kind, DTL_VERDICT_FREE);
+	CHECK_CONTAINS(v.text, "waits 6% of wanted");
+}

@@ -327,3 +327,27 @@ TEST(json_and_influx_escape_the_host)
 	free(buf);
 	dtl_table__free(&t);
 }
+
+/*
+ * RFC 8259: every control character in a string is escaped, here as \u00XX;
+ * the writer is the last guard, whatever the names' cleaning upstream lets by.
+ */
+TEST(json_escapes_every_control_character)
+{
+	struct dtl_table t;
+	struct dtl_model m = { .source = "", .detail = "" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fill(&t);
+	m.table = &t;
+	m.host = "a\x01" "b\x1b[2Jc\n\x1f\x7f~";
+	dtl_writers__find("json")->interval(f, &m);
+	fclose(f);
+	CHECK_CONTAINS(buf, "{\"host\":\"a\\u0001b\\u001b[2Jc\\u000a\\u001f\x7f~\",");
+	for (const char *p = buf; *p; p++)
+		CHECK((unsigned char)*p >= 0x20 || *p == '\n');
+	free(buf);
+	dtl_table__free(&t);
+}
