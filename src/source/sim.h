@@ -10,6 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* load=0.2@00:00+0.9@20:00: a day's shape, straight between its points. */
+#define DTL_SIM_LOADS 24
+struct dtl_sim_load {
+	double at_s;		/* seconds after midnight of the simulated clock */
+	double load;
+};
+
 /* A named workload of the simulated guest (tasks=): a process, its threads folded. */
 #define DTL_SIM_TASKS 16
 struct dtl_sim_task {
@@ -26,6 +33,8 @@ struct dtl_sim_params {
 	double ent;		/* entitlement, processor units */
 	unsigned int pool;	/* physical processors in the shared pool */
 	double load;		/* fraction of time each vCPU wants to run */
+	unsigned int nloads;	/* load=: a schedule of this many points, or 0 */
+	struct dtl_sim_load loads[DTL_SIM_LOADS];
 	double other;		/* processor units other partitions want */
 	double busy_ms;		/* mean busy burst */
 	double slice_ms;	/* hypervisor time slice */
@@ -57,6 +66,21 @@ struct dtl_sim_truth {
 };
 struct dtl_source;
 int dtl_sim__truth(const struct dtl_source *src, unsigned int i, struct dtl_sim_truth *t);
+
+/*
+ * Why the simulated partition waited, in ticks, over every cycle handed out
+ * since start: the ground truth the verdict must find. A hold is a VP kept
+ * past its share of a dispatch wheel, by its cap (capped, or weight 0: never
+ * past the entitlement) or by the pool (uncapped, the idle capacity taken by
+ * others); latency is the wait for a physical processor at a dispatch;
+ * guest is its own (page faults). run: the VPs' dispatched ticks (PURR);
+ * want: their ticks dispatched or waiting to be; vp: VPs x elapsed ticks.
+ */
+struct dtl_sim_causes {
+	uint64_t cap, pool, latency, guest;
+	uint64_t run, want, vp;
+};
+int dtl_sim__causes(const struct dtl_source *src, struct dtl_sim_causes *c);
 
 /* 2025-01-01T00:00:00Z: where clock=virtual starts. */
 #define DTL_SIM_EPOCH_S 1735689600ull

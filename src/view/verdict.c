@@ -39,48 +39,112 @@ static void say(struct dtl_verdict *v, enum dtl_verdict_kind k, const char *fmt,
 	va_end(ap);
 }
 
-/* The pool's idle as a clause: " pool has 24.0 idle", or that it is unknown. */
-static void pool_clause(const struct dtl_lpar_figs *f, char *buf, size_t len)
+/* The pool's idle as a clause, from its figures: "the pool has 0.00 of 4 idle", or unknown. */
+static void pool_clause(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f, char *buf,
+			size_t len)
 {
-	if (f->known & DTL_LPARF_APP)
-		snprintf(buf, len, "pool has %.1f idle", f->app);
+	if (!(f->known & DTL_LPARF_APP))
+		snprintf(buf, len, "the pool's idle is unknown");
+	else if (cfg->have_pool && cfg->pool_capacity > 0)
+		snprintf(buf, len, "the pool has %.2f of %.0f idle", f->app, cfg->pool_capacity);
 	else
-		snprintf(buf, len, "pool idle unknown");
+		snprintf(buf, len, "the pool has %.2f idle", f->app);
+}
+
+/* What the figures say of the partition, each known only where lparcfg had it. */
+struct facts {
+	double wait, ent, physc, entc;
+	bool waits, ent_ok, entc_ok, at_ent, below_ent, held, vps_busy, app_ok, empty;
+};
+
+static void facts(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f, double wait,
+		  struct facts *x)
+{
+	x->wait = wait;
+	x->waits = wait >= DTL_VERDICT_WAIT_PCT;
+	x->ent = cfg->entitlement;
+	x->physc = f->physc;
+	x->ent_ok = cfg->have_ent && cfg->entitlement > 0;
+	x->entc_ok = x->ent_ok && (f->known & DTL_LPARF_ENTC) && f->entc_pct >= 0;
+	x->entc = x->entc_ok ? f->entc_pct : 0;
+	x->at_ent = x->entc_ok && f->entc_pct >= DTL_VERDICT_ENTC_PCT;
+	x->below_ent = x->entc_ok && f->entc_pct < DTL_VERDICT_BELOW_PCT;
+	/* weight 0 gets nothing above the entitlement: held there as if capped */
+	x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0);
+	x->vps_busy = cfg->have_vps && cfg->active_vps &&
+		      f->physc >= cfg->active_vps * DTL_VERDICT_VPS_PCT / 100;
+	x->app_ok = f->known & DTL_LPARF_APP;
+	x->empty = x->app_ok && cfg->have_pool &&
+		   f->app < cfg->pool_capacity * DTL_VERDICT_POOL_PCT / 100;
+}
+
+/* ...; its VPs are busy too: the second limit, and the action that lifts both. */
+static void also_vps(const struct dtl_lparcfg *cfg, const struct facts *x, char *clause,
+		     size_t len)
+{
+	if (x->vps_busy)
+		snprintf(clause, len, "; its VPs are all busy too (%.2f of %u). Add virtual "
+			 "processors and raise the entitlement.", x->physc, cfg->active_vps);
+	else
+		clause[0] = '\0';
+}
+
+/* Held at the entitlement by its cap, or by weight 0. */
+static void held(const struct dtl_lparcfg *cfg, const struct facts *x, const char *pool,
+		 struct dtl_verdict *v)
+{
+	char also[160];
+
+	also_vps(cfg, x, also, sizeof(also));
+	if (cfg->capped)
+		say(v, DTL_VERDICT_CAPPED, "capped at its entitlement (%.2f, entc %.0f%%): waits "
+		    "%.0f%% of wanted CPU time; %s%s", x->ent, x->entc, x->wait, pool,
+		    also[0] ? also : ". Raise the entitlement, or uncap it.");
+	else
+		say(v, DTL_VERDICT_CAPPED, "held at its entitlement (%.2f, entc %.0f%%): uncapped "
+		    "with weight 0 gets nothing above it; waits %.0f%%%s", x->ent, x->entc, x->wait,
+		    also[0] ? also : ". Give it a weight above 0, or raise the entitlement.");
 }
 
 static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f, double wait,
 		   struct dtl_verdict *v)
 {
-	double ent = cfg->entitlement, physc = f->physc;
-	bool app = f->known & DTL_LPARF_APP, waits = wait >= DTL_VERDICT_WAIT_PCT;
-	bool empty = app && cfg->have_pool && f->app < cfg->pool_capacity * DTL_VERDICT_POOL_PCT / 100;
-	bool vps_busy = cfg->have_vps && physc >= cfg->active_vps * DTL_VERDICT_VPS_PCT / 100;
-	char pool[40];
+	struct facts x;
+	char pool[64], also[160];
 
-	pool_clause(f, pool, sizeof(pool));
-	if (cfg->capped && (f->known & DTL_LPARF_ENTC) && f->entc_pct >= DTL_VERDICT_ENTC_PCT) {
-		v->kind = DTL_VERDICT_CAPPED;
-		snprintf(v->text, sizeof(v->text), "capped at its entitlement (%.2f): %s", ent, pool);
-	} else if (!cfg->capped && empty && waits) {
-		say(v, DTL_VERDICT_STARVED, "uncapped, starved by the shared pool (%.2f idle of "
-		    "%.0f): other LPARs take it", f->app, cfg->pool_capacity);
-	} else if (!cfg->capped && vps_busy) {
-		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %.0f "
-		    "(entitlement %.2f)", physc, (double)cfg->active_vps, ent);
-	} else if (!cfg->capped && physc > ent * DTL_VERDICT_BORROW && (!waits || (app && !empty))) {
-		v->kind = DTL_VERDICT_BORROWING;
-		snprintf(v->text, sizeof(v->text), "borrowing %.2f above entitlement (%.2f) from an "
-			 "idle pool; %s%s", physc - ent, ent, pool,
-			 waits ? "; waits come from dispatch latency" : "");
-	} else if (!waits) {
-		say(v, DTL_VERDICT_FREE, "not limited by the hypervisor: waits %.0f%% of wanted "
-		    "CPU time", wait);
-	} else if (!cfg->capped && !app) {
-		say(v, DTL_VERDICT_POOL_UNKNOWN, "uncapped, waits %.0f%%: pool idle unknown (the "
-		    "HMC's \"allow performance information collection\" is off)", wait);
+	facts(cfg, f, wait, &x);
+	pool_clause(cfg, f, pool, sizeof(pool));
+	also_vps(cfg, &x, also, sizeof(also));
+	if (x.waits && x.held && x.at_ent) {
+		held(cfg, &x, pool, v);
+	} else if (x.waits && !x.held && x.at_ent && x.empty) {
+		say(v, DTL_VERDICT_STARVED, "starved by the shared pool: at its entitlement (entc "
+		    "%.0f%%) it wants more, but %s (other LPARs take it); waits %.0f%%%s", x.entc,
+		    pool, x.wait, also[0] ? also : ". Raise the entitlement or the weight, or move "
+		    "load off the pool.");
+	} else if (x.waits && !x.held && x.at_ent && !x.app_ok && !x.vps_busy) {
+		say(v, DTL_VERDICT_POOL_UNKNOWN, "waits %.0f%% at its entitlement (entc %.0f%%); "
+		    "the pool's idle is unknown, so the pool cannot be told from latency. Turn on the "
+		    "HMC's \"allow performance information collection\".", x.wait, x.entc);
+	} else if (x.vps_busy) {
+		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %u "
+		    "(entitlement %.2f); waits %.0f%%. Add virtual processors.", x.physc,
+		    cfg->active_vps, x.ent, x.wait);
+	} else if (x.waits && x.below_ent) {
+		say(v, DTL_VERDICT_LATENCY, "below its entitlement (entc %.0f%%), which PowerVM "
+		    "guarantees, so the waits (%.0f%% of wanted time) are dispatch latency; %s. "
+		    "A larger entitlement per VP (fewer VPs) shortens it.", x.entc, x.wait, pool);
+	} else if (x.waits) {
+		say(v, DTL_VERDICT_LATENCY, "waits %.0f%% with no cap reached and %s (entc "
+		    "%.0f%%): dispatch latency. A larger entitlement per VP (fewer VPs) shortens it.",
+		    x.wait, pool, x.entc);
+	} else if (!x.held && x.ent_ok && x.physc > x.ent * DTL_VERDICT_BORROW) {
+		say(v, DTL_VERDICT_BORROWING, "not limited: borrowing %.2f above its entitlement "
+		    "(%.2f); %s. Nothing to do now; raise the entitlement if that must be "
+		    "guaranteed.", x.physc - x.ent, x.ent, pool);
 	} else {
-		say(v, DTL_VERDICT_LATENCY, "waits %.0f%% with no cap reached and a pool not full "
-		    "(entc %.0f%%): dispatch latency", wait, f->entc_pct);
+		say(v, DTL_VERDICT_FREE, "not limited by the hypervisor: waits %.0f%% of wanted CPU "
+		    "time. Nothing to do at the hypervisor.", x.wait);
 	}
 }
 
@@ -92,16 +156,19 @@ void dtl_verdict__judge(const struct dtl_lparcfg *cfg, const struct dtl_lpar_fig
 
 	if (!cfg || !cfg->present) {
 		v->kind = DTL_VERDICT_UNKNOWN;
-		snprintf(v->text, sizeof(v->text), "why unknown: no lparcfg");
+		snprintf(v->text, sizeof(v->text), "why unknown: no lparcfg (not a PowerVM LPAR, "
+			 "or /proc/powerpc/lparcfg unreadable)");
 	} else if (cfg->have_mode && !cfg->shared) {
 		say(v, cfg->donating ? DTL_VERDICT_DONATING : DTL_VERDICT_DEDICATED,
 		    cfg->donating ? "dedicated, donating idle cycles to the pool: the %.0f%% "
-		    "waited is the hypervisor's work and donated cycles' return" :
+		    "waited is the hypervisor's work and donated cycles' return. Stop donating if "
+		    "wake-up latency matters." :
 		    "dedicated processors, no pool to wait for: the %.0f%% waited is the "
-		    "hypervisor's own work", wait);
+		    "hypervisor's own work. Nothing to do at the hypervisor.", wait);
 	} else if (!f || !(f->known & DTL_LPARF_PHYSC)) {
 		v->kind = DTL_VERDICT_UNKNOWN;
-		snprintf(v->text, sizeof(v->text), "why unknown until a second lparcfg reading");
+		snprintf(v->text, sizeof(v->text), "why unknown until a second lparcfg reading "
+			 "(the next interval)");
 	} else {
 		shared(cfg, f, wait, v);
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * verdict.h - the answer in words: what limits the partition (its
- * entitlement, the shared pool, its virtual processors, nothing), from
- * lparcfg's figures and the DTL's waits. Pure: tests call it directly.
+ * verdict.h - the answer in words: what limits the partition (its cap, the
+ * shared pool above its entitlement, its virtual processors, dispatch
+ * latency, nothing), from lparcfg's figures and the DTL's waits, and the
+ * one thing to do about it. PowerVM guarantees the entitlement, so below
+ * it waits are never the pool's. Pure: tests call it directly.
  */
 #ifndef DTL_VERDICT_H
 #define DTL_VERDICT_H
@@ -16,11 +18,11 @@ enum dtl_verdict_kind {
 	DTL_VERDICT_UNKNOWN,	/* no lparcfg, or not two readings yet */
 	DTL_VERDICT_FREE,	/* waits little: not limited by the hypervisor */
 	DTL_VERDICT_BORROWING,	/* uncapped, above its entitlement from an idle pool */
-	DTL_VERDICT_CAPPED,	/* capped, at its entitlement */
-	DTL_VERDICT_STARVED,	/* uncapped, the pool has nothing idle */
-	DTL_VERDICT_VPS,	/* uncapped, every VP busy: more VPs would borrow more */
-	DTL_VERDICT_POOL_UNKNOWN,	/* uncapped and waiting, the pool's idle unreadable */
-	DTL_VERDICT_LATENCY,	/* waiting with no cap or full pool to blame */
+	DTL_VERDICT_CAPPED,	/* capped (or weight 0), held at its entitlement */
+	DTL_VERDICT_STARVED,	/* uncapped, at its entitlement, the pool has nothing idle */
+	DTL_VERDICT_VPS,	/* every VP busy: more VPs would take more */
+	DTL_VERDICT_POOL_UNKNOWN,	/* at its entitlement and waiting, the pool's idle unreadable */
+	DTL_VERDICT_LATENCY,	/* waiting with no cap or full pool to blame: dispatch latency */
 	DTL_VERDICT_DEDICATED,	/* dedicated processors: no pool */
 	DTL_VERDICT_DONATING,	/* dedicated, idle cycles donated to the pool */
 	DTL_VERDICT__N
@@ -29,13 +31,14 @@ enum dtl_verdict_kind {
 /* The rules' thresholds, named in the man page (VERDICT). */
 #define DTL_VERDICT_WAIT_PCT 10.0	/* of wanted CPU time waited: below, not limited */
 #define DTL_VERDICT_ENTC_PCT 95.0	/* entc at or above: at the entitlement */
+#define DTL_VERDICT_BELOW_PCT 90.0	/* entc below: under it, waits are latency */
 #define DTL_VERDICT_POOL_PCT 5.0	/* pool idle below this share of the pool: full */
 #define DTL_VERDICT_VPS_PCT 95.0	/* physc at or above this share of the VPs: all busy */
 #define DTL_VERDICT_BORROW 1.05		/* physc above ent x this: borrowing */
 
 struct dtl_verdict {
 	enum dtl_verdict_kind kind;
-	char text[200];
+	char text[320];
 };
 
 /* "capped", "starved": the JSON field's and the exposition label's value. */

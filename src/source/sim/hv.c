@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hv.c - PowerVM's rules for a shared-processor LPAR (IBM's PowerVM
+ * Virtualization Performance guide, and lparstat's figures): in every 10 ms
+ * dispatch wheel an LPAR is guaranteed its entitled capacity whatever the
+ * others want; what it does not use goes to the pool; an uncapped LPAR may
+ * take more from the pool's idle capacity, shared among those that want it
+ * in proportion to their weights; weight 0 and capped LPARs never go past
+ * the entitlement; a virtual processor is at most one physical processor.
+ */
+#include "hv.h"
+
+#include <math.h>
+
+/* Our weight against the others', who are uncapped at the default 128. */
+#define OTHER_WEIGHT 128.0
+
+/* idle split by weight between two claims, each at most what it asks: ours */
+static double waterfill(double idle, double ours, double w_ours, double theirs, double w_theirs)
+{
+	double mine, left;
+
+	if (idle <= 0 || ours <= 0)
+		return 0;
+	if (theirs <= 0 || w_theirs <= 0)
+		return ours < idle ? ours : idle;
+	mine = idle * w_ours / (w_ours + w_theirs);
+	if (mine > ours)
+		return ours;
+	left = idle - mine;	/* what they leave of theirs comes back to us */
+	if (theirs < left)
+		mine += left - theirs;
+	return mine < ours ? mine : ours;
+}
+
+void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
+{
+	double n = p->vps ? p->vps : 1, e = p->ent / n, want = p->want < n ? p->want : n;
+	double their_ent = p->pool - p->ent > 0 ? p->pool - p->ent : 0;
+	double ours_used = want < p->ent ? want : p->ent;
+	double theirs_used = p->other < their_ent ? p->other : their_ent;
+	double idle = p->pool - ours_used - theirs_used, ours_claim, theirs_claim, mine = 0;
+
+	if (idle < 0)
+		idle = 0;
+	/* a VP may burst to a whole processor: our claim is what the VPs could take */
+	ours_claim = p->capped || !p->weight ? 0 : n * (1 - e);
+	theirs_claim = p->other - theirs_used;
+	if (ours_claim > 0)
+		mine = waterfill(idle, ours_claim, p->weight, theirs_claim, OTHER_WEIGHT);
+	s->budget = e + mine / n;
+	if (s->budget > 1)
+		s->budget = 1;
+	s->hold = p->capped || !p->weight ? DTL_HV_HOLD_CAP : DTL_HV_HOLD_POOL;
+	/* what they get of the idle is what we leave of it, at most what they want */
+	{
+		double ours_extra = want > p->ent ? want - p->ent : 0, left;
+
+		if (ours_extra > mine)
+			ours_extra = mine;
+		left = idle - ours_extra;
+		s->other_use = theirs_used + (theirs_claim < left ? theirs_claim : left);
+		s->busy = (ours_used + ours_extra + s->other_use) / (p->pool > 0 ? p->pool : 1);
+	}
+	if (s->busy > 1)
+		s->busy = 1;
+}
+
+/*
+ * A VP dispatched while processors are free waits microseconds; as the pool
+ * fills it waits for one to come free, up to a good part of a millisecond
+ * (its entitlement is still served within the wheel).
+ */
+double dtl_hv__latency_s(double busy)
+{
+	double b = busy < 0 ? 0 : busy > 1 ? 1 : busy;
+
+	return 3e-6 + 600e-6 * pow(b, 6);
+}
+
+/*
+ * With idle processors a VP at the end of its time slice is dispatched again
+ * at once, so it is not preempted at all; only a nearly full pool takes the
+ * processor for someone else.
+ */
+double dtl_hv__slice_preempt(double busy)
+{
+	return busy <= 0.9 ? 0 : busy >= 1 ? 0.5 : (busy - 0.9) * 5;
+}
