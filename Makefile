@@ -6,7 +6,7 @@
 # probe below (kernel source, libperf, libmicrohttpd, ncurses) sees what it
 # installed. DTLTOP_DEPS=done (set for that second make) skips the install.
 DEPS_BUILD := run bench readme-perf
-DEPS_CHECK := check check-fast mutants mutants-diff package-check kernel-check patches patches-check deb rpm
+DEPS_CHECK := check check-fast verdict-check mutants mutants-diff package-check kernel-check patches patches-check deb rpm
 DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check qemu-boots interop-check upstream-compare patches-boot fuzz bare-check
 ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
 DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
@@ -80,6 +80,11 @@ build/dtltop-san: $(SRCS) $(HDRS)
 build/unit: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) $(CORE_LIBS)
+
+# The verdict against the simulator's ground truth, over a grid of LPARs.
+build/verdict: $(CORE) tests/verdict/grid.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) tests/verdict/grid.c $(LDFLAGS) $(CORE_LIBS)
 
 build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
@@ -215,9 +220,10 @@ readme-screen: dtltop
 TEST_LIMIT ?= 900
 LIMIT = timeout -k 10 $(TEST_LIMIT)
 # The user-space tests only: no kernel harness, cross build or QEMU.
-check-fast: dtltop build/dtltop-san build/unit build/unit-san
+check-fast: dtltop build/dtltop-san build/unit build/unit-san build/verdict
 	$(LIMIT) build/unit
 	$(LIMIT) build/unit-san
+	$(LIMIT) build/verdict
 	DTLTOP=./dtltop $(LIMIT) tests/cli.sh
 	DTLTOP=build/dtltop-san $(LIMIT) tests/cli.sh
 	DTLTOP=./dtltop $(LIMIT) tests/truth.sh
@@ -254,6 +260,10 @@ MAX ?= 40
 SEED ?= 1
 mutants-diff: dtltop
 	$(MUT_ENV) tests/mutants.sh --diff $(BASE) $(MAX) $(SEED)
+
+# The verdict's accuracy over 240 simulated LPARs, and PowerVM's rules on each (tests/verdict).
+verdict-check: build/verdict
+	build/verdict
 
 bench: dtltop build/bench
 	build/bench ./dtltop $(ONLY)
@@ -403,6 +413,6 @@ patches-check:
 patches-boot: dtltop
 	scripts/patches.sh boot
 
-.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast verdict-check mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif

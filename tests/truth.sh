@@ -239,13 +239,19 @@ timeout -k 5 10 "$DTLTOP" --source=debugfs --root "$dbg" -b -n 1 -d 0.1 2>/dev/n
 	&& fail "a device at proc/powerpc/lparcfg was parsed" || ok
 rm "$dbg/proc/powerpc/lparcfg"
 
-# --- SIGHUP during -b -o FILE keeps what was written and leaves no temporary
-(cd "$tmp" && exec "$DTLTOP" --sim=vcpus=4 -b -d 0.1 --csv -o hup.csv) &
-pid=$!
-sleep 1
-kill -HUP $pid
-wait $pid
-[ -s "$tmp/hup.csv" ] && ! ls "$tmp" | grep -q 'hup.csv.*tmp' && ok || fail "SIGHUP lost the output"
+# --- every signal whose default ends the process, during -b -o FILE: what was written is
+# kept (renamed into place), no temporary is left, and the exit is clean
+for sig in INT TERM HUP USR1 USR2 ALRM; do
+	(cd "$tmp" && exec "$DTLTOP" --sim=vcpus=4 -b -d 0.1 --csv -o "$sig.csv") &
+	pid=$!
+	for _ in $(seq 50); do [ -e "$tmp/$sig.csv" ] || ls "$tmp" | grep -q "$sig.csv.*tmp" && break; sleep 0.1; done
+	sleep 0.3
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 0 ] && [ -s "$tmp/$sig.csv" ] && ! ls "$tmp" | grep -q "$sig.csv.*tmp" && ok ||
+		fail "SIG$sig lost the output (rc $rc): $(ls "$tmp" | grep "$sig" | tr '\n' ' ')"
+done
 
 # --- a slow simulated interval (about 20 s) still stops at once on a signal
 start=$SECONDS

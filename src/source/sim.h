@@ -74,11 +74,12 @@ int dtl_sim__truth(const struct dtl_source *src, unsigned int i, struct dtl_sim_
  * past the entitlement) or by the pool (uncapped, the idle capacity taken by
  * others); latency is the wait for a physical processor at a dispatch;
  * guest is its own (page faults). run: the VPs' dispatched ticks (PURR);
- * want: their ticks dispatched or waiting to be; vp: VPs x elapsed ticks.
+ * want: their ticks dispatched or waiting to be; vp: VPs x elapsed ticks;
+ * threads_run: the threads' running ticks (what the DTL's run share counts).
  */
 struct dtl_sim_causes {
 	uint64_t cap, pool, latency, guest;
-	uint64_t run, want, vp;
+	uint64_t run, want, vp, threads_run;
 };
 int dtl_sim__causes(const struct dtl_source *src, struct dtl_sim_causes *c);
 

@@ -6,6 +6,7 @@
  * called a cap because both show entc near 100 %.
  */
 #include "verdict.h"
+#include "judge.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,13 +55,15 @@ static void pool_clause(const struct dtl_lparcfg *cfg, const struct dtl_lpar_fig
 /* What the figures say of the partition, each known only where lparcfg had it. */
 struct facts {
 	double wait, ent, physc, entc;
-	bool waits, ent_ok, entc_ok, at_ent, below_ent, held, vps_busy, app_ok, empty;
+	bool waits, ent_ok, entc_ok, at_ent, below_ent, held, vps_busy, app_ok, empty, holds;
 };
 
-static void facts(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f, double wait,
-		  struct facts *x)
+static void facts(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
+		  const struct dtl_row *all, double wait, struct facts *x)
 {
 	x->wait = wait;
+	/* waits as long as a wheel's rest are holds; dispatch latency is far shorter */
+	x->holds = all && all->samples >= DTL_MIN_SAMPLES && all->lat_p99_us >= DTL_VERDICT_HOLD_US;
 	x->waits = wait >= DTL_VERDICT_WAIT_PCT;
 	x->ent = cfg->entitlement;
 	x->physc = f->physc;
@@ -106,23 +109,24 @@ static void held(const struct dtl_lparcfg *cfg, const struct facts *x, const cha
 		    also[0] ? also : ". Give it a weight above 0, or raise the entitlement.");
 }
 
-static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f, double wait,
-		   struct dtl_verdict *v)
+static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
+		   const struct dtl_row *all, double wait, struct dtl_verdict *v)
 {
 	struct facts x;
 	char pool[64], also[160];
 
-	facts(cfg, f, wait, &x);
+	facts(cfg, f, all, wait, &x);
 	pool_clause(cfg, f, pool, sizeof(pool));
 	also_vps(cfg, &x, also, sizeof(also));
-	if (x.waits && x.held && x.at_ent) {
+	if (x.waits && x.held && (x.at_ent || x.holds)) {
+		/* at the cap on average, or in the wheels its bursts pass it */
 		held(cfg, &x, pool, v);
-	} else if (x.waits && !x.held && x.at_ent && x.empty) {
+	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && x.empty) {
 		say(v, DTL_VERDICT_STARVED, "starved by the shared pool: at its entitlement (entc "
 		    "%.0f%%) it wants more, but %s (other LPARs take it); waits %.0f%%%s", x.entc,
 		    pool, x.wait, also[0] ? also : ". Raise the entitlement or the weight, or move "
 		    "load off the pool.");
-	} else if (x.waits && !x.held && x.at_ent && !x.app_ok && !x.vps_busy) {
+	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && !x.app_ok && !x.vps_busy) {
 		say(v, DTL_VERDICT_POOL_UNKNOWN, "waits %.0f%% at its entitlement (entc %.0f%%); "
 		    "the pool's idle is unknown, so the pool cannot be told from latency. Turn on the "
 		    "HMC's \"allow performance information collection\".", x.wait, x.entc);
@@ -130,6 +134,11 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %u "
 		    "(entitlement %.2f); waits %.0f%%. Add virtual processors.", x.physc,
 		    cfg->active_vps, x.ent, x.wait);
+	} else if (x.waits && x.below_ent && x.holds) {
+		say(v, DTL_VERDICT_LATENCY, "below its entitlement on average (entc %.0f%%), which "
+		    "PowerVM guarantees per 10 ms wheel: its bursts pass their share of a wheel and "
+		    "wait for the next (waits %.0f%%); %s. A larger entitlement per VP (fewer VPs) "
+		    "shortens it.", x.entc, x.wait, pool);
 	} else if (x.waits && x.below_ent) {
 		say(v, DTL_VERDICT_LATENCY, "below its entitlement (entc %.0f%%), which PowerVM "
 		    "guarantees, so the waits (%.0f%% of wanted time) are dispatch latency; %s. "
@@ -170,6 +179,6 @@ void dtl_verdict__judge(const struct dtl_lparcfg *cfg, const struct dtl_lpar_fig
 		snprintf(v->text, sizeof(v->text), "why unknown until a second lparcfg reading "
 			 "(the next interval)");
 	} else {
-		shared(cfg, f, wait, v);
+		shared(cfg, f, all, wait, v);
 	}
 }

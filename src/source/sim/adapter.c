@@ -127,6 +127,7 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 
 		v->rng = o->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
 		v->trng = v->rng ^ 0xd1b54a32d192ed03ull;
+		v->drng = v->rng ^ 0x8bb84b93962eacc9ull;
 		v->task = v->pend_task = SIM_IDLE(s);
 	}
 	for (unsigned int vp = 0; vp < s->p.vps; vp++)
@@ -158,6 +159,7 @@ static void sim_close(struct dtl_source *src)
 		free(s->v[c].e);
 	}
 	free(s->vp);
+	free(s->tally);
 	free(s->truth);
 	free(s->announced);
 	free(s->v);
@@ -301,6 +303,7 @@ static void sim_tick(struct dtl_source *src, uint64_t interval_ns)
 	struct sim *s = src->priv;
 
 	s->horizon += (uint64_t)((double)interval_ns * 1e-9 * (double)src->tb_freq);
+	sim_tally_to(s, s->horizon);	/* out of memory: each VP on its own budget */
 	s->last_interval_s = (double)interval_ns / 1e9;
 	s->next_cpu = 0;
 }

@@ -3,10 +3,12 @@
  * hv.c - PowerVM's rules for a shared-processor LPAR (IBM's PowerVM
  * Virtualization Performance guide, and lparstat's figures): in every 10 ms
  * dispatch wheel an LPAR is guaranteed its entitled capacity whatever the
- * others want; what it does not use goes to the pool; an uncapped LPAR may
- * take more from the pool's idle capacity, shared among those that want it
- * in proportion to their weights; weight 0 and capped LPARs never go past
- * the entitlement; a virtual processor is at most one physical processor.
+ * others want, its VPs sharing it; what it does not use goes to the pool;
+ * an uncapped LPAR may take more from the pool's idle capacity, shared
+ * among those that want it in proportion to their weights; weight 0 and
+ * capped LPARs never go past the entitlement; a virtual processor is at
+ * most one physical processor. A VP's budget is expected, not counted
+ * across its siblings: VPs are simulated one at a time.
  */
 #include "hv.h"
 
@@ -48,9 +50,15 @@ void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
 	theirs_claim = p->other - theirs_used;
 	if (ours_claim > 0)
 		mine = waterfill(idle, ours_claim, p->weight, theirs_claim, OTHER_WEIGHT);
-	s->budget = e + mine / n;
+	/*
+	 * The entitlement is the partition's in each wheel: a VP may use what its
+	 * siblings leave of theirs (expected, as they want less than their share).
+	 */
+	s->budget = e + mine / n + (want < p->ent ? (p->ent - want) * (n - 1) / n : 0);
 	if (s->budget > 1)
 		s->budget = 1;
+	s->ceiling = p->ent + mine < n ? p->ent + mine : n;
+	s->reserve = want / n < e ? want / n : e;
 	s->hold = p->capped || !p->weight ? DTL_HV_HOLD_CAP : DTL_HV_HOLD_POOL;
 	/* what they get of the idle is what we leave of it, at most what they want */
 	{

@@ -24,6 +24,8 @@ enum dtl_hv_hold { DTL_HV_HOLD_CAP, DTL_HV_HOLD_POOL };
 
 struct dtl_hv_share {
 	double budget;		/* a VP's share of each wheel, 0..1: it is held past it */
+	double ceiling;		/* the partition's most in the wheel: its entitlement and excess */
+	double reserve;		/* what a VP is expected to use of its entitlement */
 	enum dtl_hv_hold hold;	/* the cause of that hold */
 	double other_use;	/* what the other LPARs get, in processor units */
 	double busy;		/* the pool's busy share when we use what we want, 0..1 */

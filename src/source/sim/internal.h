@@ -28,12 +28,16 @@ struct simentry {
 enum simphase { SIM_RUN, SIM_SLEEP, SIM_READY };
 
 struct simcpu {
-	uint64_t rng;
+	uint64_t rng;		/* the guest's work: bursts, sleeps, faults (not the hypervisor's) */
+	uint64_t drng;		/* what an entry shows that changes nothing (srr0, fault address) */
 	enum simphase phase;
 	uint64_t busy_left;	/* ticks of work left in the current burst */
+	uint64_t arrival, burst;	/* the burst's planned start and length: work arrives on
+					 * the guest's schedule, however late the hypervisor runs it */
 	uint64_t wake_at;	/* SIM_SLEEP: when it wants to run again */
 	uint64_t ready_at;	/* SIM_READY: enqueued since */
 	uint64_t own_at;	/* SIM_RUN: its own interruption, or never */
+	uint64_t own_left;	/* work left before it, or never */
 	uint8_t own;		/* its reason: 6 a page fault, 1 firmware */
 	bool fresh;		/* SIM_RUN: a burst that began at run_from */
 	uint64_t wake_e2d;	/* profile=idle: the wake-up's own dispatch wait, or 0 */
@@ -84,6 +88,9 @@ struct sim {
 	uint64_t lp_tb, lp_purr, lp_pool_idle;
 	struct simcpu *v;
 	struct simvp *vp;
+	uint64_t *tally;		/* per wheel from tally_base: the VPs' ticks so far */
+	uint64_t tally_base;
+	size_t tally_n;
 	struct dtl_sim_causes causes;	/* over every cycle drained */
 	struct dtl_sim_truth *truth;	/* by task: tasks=, the idle task, kworker */
 	bool *announced;		/* a task's comm and cgroup go with its first switch */
@@ -114,6 +121,8 @@ double sim_load_at(const struct sim *s, uint64_t t);
 
 /* vp.c: run VP vp's threads together up to end. */
 void sim_vp_run(struct sim *s, unsigned int vp, uint64_t end);
+/* The wheels up to end get their partition tallies (the VPs run one after another). */
+int sim_tally_to(struct sim *s, uint64_t end);
 void sim_vp_start(struct sim *s, unsigned int vp);
 /* The share of wheel k, from the pool's rules at that time's load. */
 void sim_wheel_share(const struct sim *s, uint64_t k, struct dtl_hv_share *out);

@@ -40,6 +40,8 @@ void sim_wheel_share(const struct sim *s, uint64_t k, struct dtl_hv_share *out)
 	if (s->p.dedicated) {
 		/* its own processors: nothing to share, no one to wait for */
 		out->budget = 1;
+		out->ceiling = s->p.vps;
+		out->reserve = 0;
 		out->hold = DTL_HV_HOLD_CAP;
 		out->other_use = 0;
 		out->busy = 0;
@@ -57,9 +59,30 @@ static const struct dtl_hv_share *share(struct sim *s, struct simvp *p)
 	return &p->share;
 }
 
+/* The partition's dispatched ticks in wheel w, of the VPs simulated so far. */
+static uint64_t *tally(struct sim *s, uint64_t w)
+{
+	return w >= s->tally_base && w - s->tally_base < s->tally_n ? &s->tally[w - s->tally_base] :
+	       NULL;
+}
+
+/*
+ * What VP vp may run in the current wheel: its own budget, and no more than
+ * the partition's ceiling leaves after the VPs simulated before it (their
+ * ticks counted) and those after it (their expected use of the entitlement
+ * kept for them). So the partition never passes its ceiling in a wheel.
+ */
 static uint64_t budget_ticks(struct sim *s, struct simvp *p)
 {
-	return (uint64_t)(share(s, p)->budget * (double)s->wheel_ticks + 0.5);
+	const struct dtl_hv_share *sh = share(s, p);
+	double w = (double)s->wheel_ticks, vp = (double)(p - s->vp);
+	uint64_t own = (uint64_t)(sh->budget * w + 0.5), *t = tally(s, p->wheel);
+	double others = t && *t > p->used ? (double)(*t - p->used) : 0;
+	double left = sh->ceiling * w - others - (s->p.vps - 1 - vp) * sh->reserve * w;
+
+	if (left <= 0)
+		return 0;
+	return (uint64_t)left < own ? (uint64_t)left : own;
 }
 
 static uint64_t latency(struct sim *s, struct simvp *p)
@@ -100,6 +123,25 @@ static struct simentry *new_entry(struct simcpu *v)
 	return &v->e[v->ne++];
 }
 
+/*
+ * A new burst and its own interruption (a page fault, or rarely firmware),
+ * planned in work, not time, from the guest's generator alone: the guest's
+ * work is the same whatever the hypervisor does to it.
+ */
+static void new_burst(struct sim *s, struct simcpu *v)
+{
+	v->fresh = true;
+	v->burst = v->busy_left = sim_rnd_exp(&v->rng, (double)s->busy) + 1;
+	v->own_left = NEVER;
+	if (sim_rnd01(&v->rng) < s->fault_per_tick * (double)v->busy_left) {
+		v->own = 6;
+		v->own_left = 1 + (uint64_t)(sim_rnd01(&v->rng) * (double)v->busy_left);
+	} else if (!s->p.idle && sim_rnd01(&v->rng) < 0.001 * (double)v->busy_left / (double)s->slice) {
+		v->own = 1;
+		v->own_left = 1 + (uint64_t)(sim_rnd01(&v->rng) * (double)v->busy_left);
+	}
+}
+
 /* Thread cpu dispatched at t: its entry is complete, and it runs from t. */
 static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t t)
 {
@@ -111,10 +153,10 @@ static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t 
 	r->enqueue_to_dispatch = clamp32(e2d);
 	r->timebase = SIM_TB0 + t;
 	r->processor_id = on_core(s, p->core, cpu);
-	r->fault_addr = r->preempt_reason == 6 ? (sim_rnd(&v->rng) & 0x00000fffffff0000ull) : 0;
+	r->fault_addr = r->preempt_reason == 6 ? (sim_rnd(&v->drng) & 0x00000fffffff0000ull) : 0;
 	/* a vCPU cedes and confers from the hcall stub; elsewhere it was running */
 	r->srr0 = r->preempt_reason == 2 || r->preempt_reason == 3 ? 0xc0000000000fcd28ull :
-		  0xc000000000100000ull + (sim_rnd(&v->rng) & 0xfffc);
+		  0xc000000000100000ull + (sim_rnd(&v->drng) & 0xfffc);
 	r->srr1 = 0x8000000000001033ull;
 	if (s->p.ntasks)
 		sim_task_pc(s, v, r);
@@ -128,19 +170,10 @@ static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t 
 	v->hold = 0;
 	v->phase = SIM_RUN;
 	v->run_from = t;
-	v->fresh = !v->busy_left;
-	if (v->fresh)
-		v->busy_left = sim_rnd_exp(&v->rng, (double)s->busy) + 1;
-	/* its own interruption within the burst: a page fault, or (rarely) firmware */
-	v->own_at = NEVER;
-	if (sim_rnd01(&v->rng) < s->fault_per_tick * (double)v->busy_left) {
-		v->own = 6;
-		v->own_at = t + 1 + (uint64_t)(sim_rnd01(&v->rng) * (double)v->busy_left);
-	} else if (!s->p.idle &&
-		   sim_rnd01(&v->rng) < 0.001 * (double)v->busy_left / (double)s->slice) {
-		v->own = 1;
-		v->own_at = t + 1 + (uint64_t)(sim_rnd01(&v->rng) * (double)v->busy_left);
-	}
+	v->fresh = false;
+	if (!v->busy_left)
+		new_burst(s, v);
+	v->own_at = v->own_left < v->busy_left ? t + v->own_left : NEVER;
 }
 
 /* Running thread cpu stops at t, for reason pre (its entry's first half). */
@@ -154,48 +187,85 @@ static void stop(struct sim *s, unsigned int cpu, uint64_t t, uint8_t pre)
 	v->fresh = false;
 	v->run += t - from;
 	v->busy_left = end > t ? end - t : 0;
+	v->own_left = v->own_left == NEVER ? NEVER : v->own_left > t - from ?
+		      v->own_left - (t - from) : 0;
 	memset(&v->next, 0, sizeof(v->next));
 	v->next.preempt_reason = pre;
 	v->next.dispatch_reason = 7;
 	v->wake_e2d = 0;
 }
 
-/* The burst is done: the thread cedes (or now and then confers) and sleeps. */
-static void cede(struct sim *s, unsigned int cpu, uint64_t t)
-{
-	struct simcpu *v = &s->v[cpu];
-	double load = sim_load_at(s, t), idle = (double)s->busy * (1 - load) / load;
-	uint64_t w2r;
+/* What the guest does between two bursts, drawn from its generator alone. */
+struct gap {
+	uint8_t pre, disp;
+	uint32_t r2e;
+	uint64_t w2r, wake_e2d;
+};
 
-	stop(s, cpu, t, 2);
+static void plan_gap(struct sim *s, struct simcpu *v, uint64_t t, struct gap *g)
+{
+	double load = sim_load_at(s, t), idle = (double)s->busy * (1 - load) / load;
+
+	memset(g, 0, sizeof(*g));
+	g->pre = 2;
 	if (s->p.idle) {
 		double us = (double)s->tb_us, mode = sim_rnd01(&v->rng) < 0.5 ? 10000 : 30000;
 
 		/* wake-ups as real idle LPARs' entries show them (see --sim=help) */
 		if (sim_rnd01(&v->rng) < 0.6) {
-			v->next.dispatch_reason = 10;	/* priv_doorbell */
-			v->wake_e2d = (uint64_t)((0.3 + 0.7 * sim_rnd01(&v->rng)) * us) + 1;
+			g->disp = 10;	/* priv_doorbell */
+			g->wake_e2d = (uint64_t)((0.3 + 0.7 * sim_rnd01(&v->rng)) * us) + 1;
 		} else {
-			v->next.dispatch_reason = 3;	/* decrementer_interrupt */
-			v->next.ready_to_enqueue = (uint32_t)((0.3 + 0.15 * sim_rnd01(&v->rng)) * us);
-			v->wake_e2d = (uint64_t)((9 + 5 * sim_rnd01(&v->rng)) * us);
+			g->disp = 3;	/* decrementer_interrupt */
+			g->r2e = (uint32_t)((0.3 + 0.15 * sim_rnd01(&v->rng)) * us);
+			g->wake_e2d = (uint64_t)((9 + 5 * sim_rnd01(&v->rng)) * us);
 		}
-		w2r = (uint64_t)(mode * (0.9 + 0.2 * sim_rnd01(&v->rng)) * us);
+		g->w2r = (uint64_t)(mode * (0.9 + 0.2 * sim_rnd01(&v->rng)) * us);
 	} else if (sim_rnd01(&v->rng) < 0.02) {
-		v->next.preempt_reason = 3;
-		v->next.dispatch_reason = 6;
-		w2r = sim_rnd_exp(&v->rng, 10.0 * (double)s->tb_us);
+		g->pre = 3;
+		g->disp = 6;
+		g->w2r = sim_rnd_exp(&v->rng, 10.0 * (double)s->tb_us);
 	} else {
 		double u = sim_rnd01(&v->rng);
 
-		v->next.dispatch_reason = u < 0.30 ? 0 : u < 0.60 ? 3 : u < 0.95 ? 10 : 2;
-		w2r = sim_rnd_exp(&v->rng, idle);
+		g->disp = u < 0.30 ? 0 : u < 0.60 ? 3 : u < 0.95 ? 10 : 2;
+		g->w2r = sim_rnd_exp(&v->rng, idle);
 	}
-	if (!s->p.idle)
-		v->next.ready_to_enqueue = (uint32_t)sim_rnd_exp(&v->rng, 1.0 * (double)s->tb_us);
-	v->next.waiting_to_ready = clamp32(w2r);
+}
+
+/*
+ * The burst is done. Its next work comes when the guest's schedule says,
+ * however late this one ran: a thread behind it goes straight on (no cede,
+ * no entry); one on time cedes (or now and then confers) until then.
+ */
+static void burst_end(struct sim *s, unsigned int cpu, uint64_t t)
+{
+	struct simcpu *v = &s->v[cpu];
+	struct gap g;
+	uint64_t next;
+
+	plan_gap(s, v, t, &g);
+	next = v->arrival + v->burst + g.w2r;
+	v->arrival = next;
+	if (next <= t) {
+		if (s->p.ntasks)
+			sim_sched_tasks(s, v, cpu, v->run_from < t ? v->run_from : t, t, v->fresh,
+					false);
+		v->run += t > v->run_from ? t - v->run_from : 0;
+		v->run_from = t;
+		v->busy_left = 0;
+		new_burst(s, v);
+		v->own_at = v->own_left < v->busy_left ? t + v->own_left : NEVER;
+		return;
+	}
+	stop(s, cpu, t, g.pre);
+	v->next.dispatch_reason = g.disp;
+	v->next.ready_to_enqueue = s->p.idle ? g.r2e :
+				   (uint32_t)sim_rnd_exp(&v->drng, 1.0 * (double)s->tb_us);
+	v->wake_e2d = g.wake_e2d;
+	v->next.waiting_to_ready = clamp32(next - t);
 	v->phase = SIM_SLEEP;
-	v->wake_at = t + w2r;
+	v->wake_at = next;
 }
 
 /* Its own interruption: a page fault served by the hypervisor, or firmware's work. */
@@ -206,10 +276,11 @@ static void own(struct sim *s, unsigned int cpu, uint64_t t)
 	uint64_t w2r = 0;
 
 	stop(s, cpu, t, kind);
+	v->own_left = NEVER;
 	if (kind == 6) {
 		v->next.dispatch_reason = 8;
 		w2r = sim_rnd_exp(&v->rng, 50.0 * (double)s->tb_us);
-		v->next.ready_to_enqueue = (uint32_t)sim_rnd_exp(&v->rng, 1.0 * (double)s->tb_us);
+		v->next.ready_to_enqueue = (uint32_t)sim_rnd_exp(&v->drng, 1.0 * (double)s->tb_us);
 	} else {
 		v->next.dispatch_reason = 1;
 	}
@@ -260,7 +331,7 @@ static void wake(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t t)
 	if (p->state == VP_DISP) {
 		/* a sibling holds the core: a doorbell away */
 		dispatch(s, p, cpu, ready + (v->wake_e2d ? v->wake_e2d :
-					     sim_rnd_exp(&v->rng, 3.0 * (double)s->tb_us) + 1));
+					     sim_rnd_exp(&p->rng, 3.0 * (double)s->tb_us) + 1));
 	} else if (p->state == VP_OFF) {
 		if (p->used >= budget_ticks(s, p)) {
 			p->state = VP_HELD;	/* its share of this wheel is spent */
@@ -348,7 +419,7 @@ static bool handle(struct sim *s, struct simvp *p, unsigned int vp, unsigned int
 			return true;
 		}
 		if (v->phase == SIM_RUN && v->run_from + v->busy_left <= t) {
-			cede(s, c, t);
+			burst_end(s, c, t);
 			return true;
 		}
 		if (v->phase == SIM_SLEEP && v->wake_at <= t) {
@@ -392,8 +463,16 @@ void sim_vp_run(struct sim *s, unsigned int vp, uint64_t end)
 		uint64_t t = next_event(s, p, first, n, end), dt = t - p->now;
 
 		if (p->state == VP_DISP) {
+			uint64_t *w = tally(s, p->wheel);
+
 			p->used += dt;
+			if (w)
+				*w += dt;
 			s->causes.run += dt;
+			for (unsigned int c = first; c < first + n; c++)
+				if (s->v[c].phase == SIM_RUN && s->v[c].run_from < t)
+					s->causes.threads_run += t - (s->v[c].run_from > p->now ?
+								      s->v[c].run_from : p->now);
 		}
 		if (p->state != VP_OFF)
 			s->causes.want += dt;
@@ -404,6 +483,27 @@ void sim_vp_run(struct sim *s, unsigned int vp, uint64_t end)
 		while (handle(s, p, vp, first, n))
 			;
 	}
+}
+
+int sim_tally_to(struct sim *s, uint64_t end)
+{
+	uint64_t base = s->vp[0].now / s->wheel_ticks, last = end / s->wheel_ticks;
+	size_t n = (size_t)(last - base + 1);
+	uint64_t *t = calloc(n, sizeof(*t)), *keep = tally(s, base);
+
+	if (!t) {
+		free(s->tally);
+		s->tally = NULL;
+		s->tally_n = 0;
+		return -1;
+	}
+	if (keep)	/* the wheel the last interval ended in goes on */
+		t[0] = *keep;
+	free(s->tally);
+	s->tally = t;
+	s->tally_base = base;
+	s->tally_n = n;
+	return 0;
 }
 
 /* Before its first window: every thread asleep, waking at a random point of the first burst. */
@@ -418,7 +518,8 @@ void sim_vp_start(struct sim *s, unsigned int vp)
 		struct simcpu *v = &s->v[c];
 
 		v->phase = SIM_SLEEP;
-		v->wake_at = sim_rnd(&v->rng) % (s->busy + s->slice);
+		v->own_left = NEVER;
+		v->wake_at = v->arrival = sim_rnd(&v->rng) % (s->busy + s->slice);
 		v->next.preempt_reason = 2;
 		v->next.dispatch_reason = 3;
 		v->next.waiting_to_ready = (uint32_t)v->wake_at;
