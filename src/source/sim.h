@@ -36,6 +36,7 @@ struct dtl_sim_params {
 	unsigned int nloads;	/* load=: a schedule of this many points, or 0 */
 	struct dtl_sim_load loads[DTL_SIM_LOADS];
 	double other;		/* processor units other partitions want */
+	double other_ent;	/* their entitled capacity: what they get whatever we want */
 	double busy_ms;		/* mean busy burst */
 	double slice_ms;	/* hypervisor time slice */
 	double faults;		/* page faults per busy second per vCPU */

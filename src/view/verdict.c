@@ -56,14 +56,19 @@ static void pool_clause(const struct dtl_lparcfg *cfg, const struct dtl_lpar_fig
 struct facts {
 	double wait, ent, physc, entc;
 	bool waits, ent_ok, entc_ok, at_ent, below_ent, held, vps_busy, app_ok, empty, holds;
+	bool holds_known, nearly_empty;
 };
 
 static void facts(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		  const struct dtl_row *all, double wait, struct facts *x)
 {
 	x->wait = wait;
-	/* waits as long as a wheel's rest are holds; dispatch latency is far shorter */
-	x->holds = all && all->samples >= DTL_MIN_SAMPLES && all->lat_p99_us >= DTL_VERDICT_HOLD_US;
+	/*
+	 * Waits as long as a wheel's rest are holds (the cap's, or the pool's past
+	 * the entitlement); dispatch latency is far shorter. Too few samples: unknown.
+	 */
+	x->holds_known = all && all->samples >= DTL_MIN_SAMPLES;
+	x->holds = x->holds_known && all->lat_p99_us >= DTL_VERDICT_HOLD_US;
 	x->waits = wait >= DTL_VERDICT_WAIT_PCT;
 	x->ent = cfg->entitlement;
 	x->physc = f->physc;
@@ -79,6 +84,8 @@ static void facts(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 	x->app_ok = f->known & DTL_LPARF_APP;
 	x->empty = x->app_ok && cfg->have_pool &&
 		   f->app < cfg->pool_capacity * DTL_VERDICT_POOL_PCT / 100;
+	x->nearly_empty = x->app_ok && cfg->have_pool &&
+			  f->app < cfg->pool_capacity * 4 * DTL_VERDICT_POOL_PCT / 100;
 }
 
 /* ...; its VPs are busy too: the second limit, and the action that lifts both. */
@@ -118,15 +125,18 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 	facts(cfg, f, all, wait, &x);
 	pool_clause(cfg, f, pool, sizeof(pool));
 	also_vps(cfg, &x, also, sizeof(also));
-	if (x.waits && x.held && (x.at_ent || x.holds)) {
+	if (x.waits && x.held && (x.holds || (!x.holds_known && x.at_ent))) {
 		/* at the cap on average, or in the wheels its bursts pass it */
 		held(cfg, &x, pool, v);
-	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && x.empty) {
+	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok &&
+		   ((x.holds && x.nearly_empty) || (!x.holds_known && x.empty))) {
+		/* held past its entitlement, with next to nothing idle in the pool */
 		say(v, DTL_VERDICT_STARVED, "starved by the shared pool: at its entitlement (entc "
 		    "%.0f%%) it wants more, but %s (other LPARs take it); waits %.0f%%%s", x.entc,
 		    pool, x.wait, also[0] ? also : ". Raise the entitlement or the weight, or move "
 		    "load off the pool.");
-	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && !x.app_ok && !x.vps_busy) {
+	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && !x.app_ok && !x.vps_busy &&
+		   (x.holds || !x.holds_known)) {
 		say(v, DTL_VERDICT_POOL_UNKNOWN, "waits %.0f%% at its entitlement (entc %.0f%%); "
 		    "the pool's idle is unknown, so the pool cannot be told from latency. Turn on the "
 		    "HMC's \"allow performance information collection\".", x.wait, x.entc);
@@ -178,6 +188,12 @@ void dtl_verdict__judge(const struct dtl_lparcfg *cfg, const struct dtl_lpar_fig
 		v->kind = DTL_VERDICT_UNKNOWN;
 		snprintf(v->text, sizeof(v->text), "why unknown until a second lparcfg reading "
 			 "(the next interval)");
+	} else if (all && all->dispatches < DTL_VERDICT_MIN_DISP) {
+		/* a wait still going on at the interval's end counts as running: too few to tell */
+		v->kind = DTL_VERDICT_UNKNOWN;
+		snprintf(v->text, sizeof(v->text), "why unknown: %llu dispatches in this interval, "
+			 "too few to tell its waits (%d at least; a longer -d gathers more)",
+			 (unsigned long long)all->dispatches, DTL_VERDICT_MIN_DISP);
 	} else {
 		shared(cfg, f, all, wait, v);
 	}

@@ -33,6 +33,7 @@ enum dtl_verdict_kind {
 #define DTL_VERDICT_ENTC_PCT 95.0	/* entc at or above: at the entitlement */
 #define DTL_VERDICT_BELOW_PCT 90.0	/* entc below: under it, the pool cannot hold it */
 #define DTL_VERDICT_HOLD_US 2000.0	/* p99 wait at or past: held to a next wheel, not latency */
+#define DTL_VERDICT_MIN_DISP 50		/* dispatches in the interval: fewer, waits are noise */
 #define DTL_VERDICT_POOL_PCT 5.0	/* pool idle below this share of the pool: full */
 #define DTL_VERDICT_VPS_PCT 95.0	/* physc at or above this share of the VPs: all busy */
 #define DTL_VERDICT_BORROW 1.05		/* physc above ent x this: borrowing */

@@ -183,8 +183,9 @@ TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
 	CHECK_CONTAINS(html, "4 of 10 intervals traced only preempt,fault");
 	CHECK_CONTAINS(html, "all in 6 of 10 intervals");
 	CHECK(!strstr(html, "missing from every figure"));	/* all was traced in 6 */
-	CHECK_CONTAINS(html, "why: capped at its entitlement (1.00): pool has 3.0 idle "
-			     "(10 of 10 intervals");
+	CHECK_CONTAINS(html, "why: capped at its entitlement (1.00, entc 100%): waits 50% of "
+			     "wanted CPU time; the pool has 3.00 idle. Raise the entitlement, or "
+			     "uncap it. (10 of 10 intervals");
 	CHECK_CONTAINS(html, "data-series=\"pool idle (app)\"");
 	/* every time chart shades intervals 7 to 10, and only those */
 	for (const char *p = html; (p = strstr(p, "class=\"narrow\" data-interval=\"")); p++) {

@@ -38,7 +38,8 @@ TEST(verdict_capped_at_entitlement_names_it_and_the_pools_idle)
 	char text[200];
 
 	CHECK_EQ(judge(SHARED "capped=1\n", 4.0, 24.0, 44, text), DTL_VERDICT_CAPPED);
-	CHECK_STR(text, "capped at its entitlement (4.00): pool has 24.0 idle");
+	CHECK_STR(text, "capped at its entitlement (4.00, entc 100%): waits 44% of wanted CPU time; "
+		  "the pool has 24.00 of 32 idle. Raise the entitlement, or uncap it.");
 	/* the threshold: 95 % of the entitlement */
 	CHECK_EQ(judge(SHARED "capped=1\n", 3.8, 24.0, 44, NULL), DTL_VERDICT_CAPPED);
 	CHECK(judge(SHARED "capped=1\n", 3.7, 24.0, 44, NULL) != DTL_VERDICT_CAPPED);
@@ -50,7 +51,9 @@ TEST(verdict_a_full_pool_is_starving_not_a_cap_though_entc_is_near_100)
 
 	/* the admin's case: entc 97.5 %, app 0.00, uncapped */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 30, text), DTL_VERDICT_STARVED);
-	CHECK_CONTAINS(text, "starved by the shared pool (0.00 idle of 32)");
+	CHECK_CONTAINS(text, "starved by the shared pool: at its entitlement (entc 98%) it wants "
+		       "more, but the pool has 0.00 of 32 idle");
+	CHECK_CONTAINS(text, ". Raise the entitlement or the weight, or move load off the pool.");
 	/* under 5 % of the pool idle is full: 1.5 of 32 is, 1.7 is not */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 1.5, 30, NULL), DTL_VERDICT_STARVED);
 	CHECK(judge(SHARED "capped=0\n", 3.9, 1.7, 30, NULL) != DTL_VERDICT_STARVED);
@@ -62,8 +65,10 @@ TEST(verdict_borrowing_vps_and_nothing)
 {
 	char text[200];
 
-	CHECK_EQ(judge(SHARED "capped=0\n", 6.3, 20.0, 15, text), DTL_VERDICT_BORROWING);
-	CHECK_CONTAINS(text, "borrowing 2.30 above entitlement (4.00)");
+	CHECK_EQ(judge(SHARED "capped=0\n", 6.3, 20.0, 5, text), DTL_VERDICT_BORROWING);
+	CHECK_CONTAINS(text, "borrowing 2.30 above its entitlement (4.00)");
+	/* above it, waiting, with the pool idle: dispatch latency, not the pool */
+	CHECK_EQ(judge(SHARED "capped=0\n", 6.3, 20.0, 15, text), DTL_VERDICT_LATENCY);
 	CHECK_EQ(judge(SHARED "capped=0\n", 7.7, 20.0, 5, text), DTL_VERDICT_VPS);
 	CHECK_CONTAINS(text, "uses 7.70 of 8");
 	CHECK_EQ(judge(SHARED "capped=0\n", 2.0, 20.0, 3, text), DTL_VERDICT_FREE);
@@ -72,7 +77,7 @@ TEST(verdict_borrowing_vps_and_nothing)
 	CHECK_EQ(judge(SHARED "capped=0\n", 2.0, 20.0, 30, NULL), DTL_VERDICT_LATENCY);
 	/* uncapped and waiting where the pool cannot be read: says so, guesses nothing */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, -1, 30, text), DTL_VERDICT_POOL_UNKNOWN);
-	CHECK_CONTAINS(text, "pool idle unknown");
+	CHECK_CONTAINS(text, "the pool's idle is unknown");
 }
 
 TEST(verdict_dedicated_donating_and_unknown)
@@ -114,7 +119,7 @@ TEST(verdict_wait_share_is_of_the_time_wanted_not_of_the_interval)
 	dtl_sys__parse_lparcfg(SHARED "capped=0\n", &cfg);
 	dtl_verdict__judge(&cfg, &f, &light, &v);
 	CHECK(v.kind != DTL_VERDICT_FREE);
-	CHECK_CONTAINS(v.text, "waits 33%");
+	CHECK_CONTAINS(v.text, "waits (33% of wanted time)");
 	dtl_verdict__judge(&cfg, &f, &busy, &v);
 	CHECK_EQ(v.kind, DTL_VERDICT_FREE);
 	CHECK_CONTAINS(v.text, "waits 6% of wanted");

@@ -40,10 +40,10 @@ struct run {
 	double ent, vps;
 	struct dtl_sim_causes last;
 	double physc_sum;
-	int physc_n, judged, agreed, broken;
+	int physc_n, judged, agreed, broken, unknown;
 };
 
-static int judged_all, agreed_all, broken_all;
+static int judged_all, agreed_all, broken_all, unknown_all;
 
 /* The class a verdict names, to compare with the truth's. */
 static const char *verdict_class(enum dtl_verdict_kind k)
@@ -160,6 +160,10 @@ static int show(struct dtl_view *view, const struct dtl_model *m, bool fresh)
 	got = verdict_class(v.kind);
 	if (r->quiet)
 		return 0;
+	if (v.kind == DTL_VERDICT_UNKNOWN) {
+		r->unknown++;	/* said so, with why: neither right nor wrong */
+		return 0;
+	}
 	r->judged++;
 	if (strcmp(want, got) == 0 || (alt && strcmp(alt, got) == 0)) {
 		r->agreed++;
@@ -271,6 +275,7 @@ int main(int argc, char **argv)
 		judged_all += r.judged;
 		agreed_all += r.agreed;
 		broken_all += r.broken;
+		unknown_all += r.unknown;
 		/* below the entitlement (what the VPs want is under it), the others take nothing */
 		if (!r.dedicated && strstr(params, "vps=") && physc < 0.8 * ent) {
 			char quiet[220], busy[220], *o = strstr(params, "other=");
@@ -295,6 +300,7 @@ int main(int argc, char **argv)
 	printf("entitlement guaranteed: %d LPARs below theirs checked against busy neighbours\n",
 	       demand_checked);
 	printf("PowerVM's rules: %d broken\n", broken_all);
+	printf("unknown, and said why (too few dispatches): %d intervals\n", unknown_all);
 	printf("verdict accuracy: %d of %d intervals (%.1f %%)\n", agreed_all, judged_all,
 	       judged_all ? 100.0 * agreed_all / judged_all : 0);
 	return broken_all || !judged_all || 100.0 * agreed_all / judged_all < GOAL_PCT;

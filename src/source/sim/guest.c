@@ -130,3 +130,10 @@ void sim_sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t
 	v->pend_task = v->task;
 }
 
+
+/* The switch stream starts with the idle task: a CPU's first entry is a wake-up. */
+void sim_tasks_begin(struct sim *s, struct simcpu *v, unsigned int cpu)
+{
+	push_switch(s, v, cpu, 0, SIM_IDLE(s));
+	v->task = v->pend_task = SIM_IDLE(s);
+}

@@ -38,7 +38,7 @@ static double waterfill(double idle, double ours, double w_ours, double theirs, 
 void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
 {
 	double n = p->vps ? p->vps : 1, e = p->ent / n, want = p->want < n ? p->want : n;
-	double their_ent = p->pool - p->ent > 0 ? p->pool - p->ent : 0;
+	double their_ent = p->other_ent;
 	double ours_used = want < p->ent ? want : p->ent;
 	double theirs_used = p->other < their_ent ? p->other : their_ent;
 	double idle = p->pool - ours_used - theirs_used, ours_claim, theirs_claim, mine = 0;

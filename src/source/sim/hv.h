@@ -17,6 +17,7 @@ struct dtl_hv_pool {
 	unsigned int weight;	/* 0-255; 0: never above the entitlement */
 	double pool;		/* processors in the shared pool */
 	double other;		/* what the other LPARs want */
+	double other_ent;	/* what they are entitled to (at most pool - ent) */
 };
 
 /* Why a VP is held at its budget: the cap (or weight 0), or the pool's idle taken by others. */
@@ -32,9 +33,9 @@ struct dtl_hv_share {
 };
 
 /*
- * One wheel's shares: the entitlement first and whatever the others want
- * (theirs are the pool less ours), then the idle capacity to the uncapped
- * by weight (ours against theirs at 128), a VP never past one processor.
+ * One wheel's shares: each side's entitlement first, as far as it wants it,
+ * then the idle capacity to the uncapped by weight (ours against theirs at
+ * 128), a VP never past one processor.
  */
 void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s);
 

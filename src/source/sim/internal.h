@@ -135,6 +135,7 @@ extern const char sim_kallsyms[];
 /* The guest's scheduler over a run from t0 to the preempt at t. */
 void sim_sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t0, uint64_t t,
 		     bool start, bool cede);
+void sim_tasks_begin(struct sim *s, struct simcpu *v, unsigned int cpu);
 /* Where an involuntary preempt of the pending entry's task landed (srr0, srr1). */
 void sim_task_pc(struct sim *s, struct simcpu *v, struct dtl_rec *r);
 

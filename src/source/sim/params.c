@@ -56,6 +56,8 @@ static const struct simkey {
 	  "schedule LOAD@HH:MM+... (see below)", parse_load },
 	{ "other", offsetof(struct dtl_sim_params, other), 0, 65536, false, NULL,
 	  "processor units other partitions want (default 0.4 x pool)", NULL },
+	{ "oent", offsetof(struct dtl_sim_params, other_ent), 0, 65536, false, NULL,
+	  "their entitled capacity, at most pool - ent (default half of it)", NULL },
 	{ "busy", offsetof(struct dtl_sim_params, busy_ms), 0.01, 10000, false, NULL,
 	  "mean busy burst in ms (default 5)", NULL },
 	{ "slice", offsetof(struct dtl_sim_params, slice_ms), 0.1, 1000, false, NULL,
@@ -90,8 +92,8 @@ void dtl_sim__keys(FILE *f)
 		fprintf(f, "%-9s %-14s %s\n", keys[i].key, range, keys[i].help);
 	}
 	fputs("\nPowerVM's rules, as modelled: in every 10 ms dispatch wheel the partition gets\n"
-	      "its entitlement whatever the others want (other= is what they want; their\n"
-	      "entitlement is the pool less ours); what it leaves idle goes to the pool; an\n"
+	      "its entitlement whatever the others want (other= is what they want, oent=\n"
+	      "what they are entitled to); what it leaves idle goes to the pool; an\n"
 	      "uncapped partition takes more only from the pool's idle capacity, shared with\n"
 	      "the others (weight 128) in proportion to weight=; weight=0 and capped=1 never\n"
 	      "go past the entitlement in a wheel; a VP is at most one processor (physc <= VPs);\n"
@@ -216,8 +218,8 @@ static int parse_load(const char *v, size_t n, struct dtl_sim_params *p, char *e
 	p->load = p->loads[0].load;
 	return 0;
 bad:
-	snprintf(err, errlen, "bad --sim load '%.*s' (want 0.01..0.99, or LOAD@HH:MM points "
-		 "'+' between them in time order, at most %d)", (int)(n > 80 ? 80 : n), v,
+	snprintf(err, errlen, "bad --sim value 'load=%.*s' (load must be 0.01..0.99, or LOAD@HH:MM "
+		 "points '+' between them in time order, at most %d)", (int)(n > 80 ? 80 : n), v,
 		 DTL_SIM_LOADS);
 	return -1;
 }
@@ -377,7 +379,8 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 	p->dedicated |= p->donating;
 	if (p->dedicated) {
 		/* its own processors: nothing to share, cap or be entitled to */
-		static const char *const shared_only[] = { "ent", "pool", "other", "capped", "weight" };
+		static const char *const shared_only[] = { "ent", "pool", "other", "oent", "capped",
+							   "weight" };
 
 		for (size_t i = 0; i < sizeof(shared_only) / sizeof(shared_only[0]); i++)
 			if (given_key(given, shared_only[i])) {
@@ -396,6 +399,14 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 		p->pool = (unsigned int)ceil(p->ent * 2);
 	if (!given_key(given, "other"))
 		p->other = p->pool * 0.4;
+	if (!given_key(given, "oent"))
+		p->other_ent = p->pool > p->ent ? (p->pool - p->ent) / 2 : 0;
+	if (p->ent + p->other_ent > p->pool + 1e-9) {
+		snprintf(err, errlen, "bad --sim: ent=%g and oent=%g pass the pool's %u (the "
+			 "entitlements in a pool are at most its processors)", p->ent, p->other_ent,
+			 p->pool);
+		return -1;
+	}
 	/* PowerVM: a VP is at most a whole processor, and gets at least 0.05 of one */
 	if (p->ent > p->vps || p->ent < 0.05 * p->vps - 1e-9) {
 		snprintf(err, errlen, "bad --sim: ent=%g must be 0.05 to 1 per VP (vps=%u)", p->ent,

@@ -33,7 +33,8 @@ void sim_wheel_share(const struct sim *s, uint64_t k, struct dtl_hv_share *out)
 {
 	double load = sim_load_at(s, k * s->wheel_ticks + s->wheel_ticks / 2);
 	struct dtl_hv_pool p = { .vps = s->p.vps, .ent = s->p.ent, .capped = s->p.capped,
-				 .weight = s->p.weight, .pool = s->p.pool, .other = s->p.other };
+				 .weight = s->p.weight, .pool = s->p.pool, .other = s->p.other,
+				 .other_ent = s->p.other_ent };
 
 	/* a VP wants its core while any of its threads runs */
 	p.want = s->p.vps * (1 - pow(1 - load, s->p.smt));
@@ -245,7 +246,8 @@ static void burst_end(struct sim *s, unsigned int cpu, uint64_t t)
 	uint64_t next;
 
 	plan_gap(s, v, t, &g);
-	next = v->arrival + v->burst + g.w2r;
+	/* profile=idle: a timer's sleep from now, as the real entries' 10 and 30 ms show */
+	next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w2r;
 	v->arrival = next;
 	if (next <= t) {
 		if (s->p.ntasks)
@@ -516,12 +518,21 @@ void sim_vp_start(struct sim *s, unsigned int vp)
 	p->core = vp % s->p.pool;
 	for (unsigned int c = first; c < first + s->p.smt && c < s->p.vcpus; c++) {
 		struct simcpu *v = &s->v[c];
+		struct gap g;
 
+		/* as if it ceded at 0: its first wake-up is like every other */
+		plan_gap(s, v, 0, &g);
+		if (!s->p.idle)
+			g.w2r = sim_rnd(&v->rng) % (s->busy + s->slice);
 		v->phase = SIM_SLEEP;
 		v->own_left = NEVER;
-		v->wake_at = v->arrival = sim_rnd(&v->rng) % (s->busy + s->slice);
-		v->next.preempt_reason = 2;
-		v->next.dispatch_reason = 3;
-		v->next.waiting_to_ready = (uint32_t)v->wake_at;
+		v->wake_at = v->arrival = g.w2r;
+		v->next.preempt_reason = g.pre;
+		v->next.dispatch_reason = g.disp;
+		v->next.ready_to_enqueue = s->p.idle ? g.r2e : 0;
+		v->wake_e2d = g.wake_e2d;
+		v->next.waiting_to_ready = clamp32(g.w2r);
+		if (s->p.ntasks)
+			sim_tasks_begin(s, v, c);
 	}
 }
