@@ -189,7 +189,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $3 == "all" { k +
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ n++; if ($c["steal_vpa_diff_pct"] != "0.0") bad++ } END { exit !(n == 18 && !bad) }' && ok \
 	|| fail "the simulator's VPA and DTL steal differ"
-"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 1 -e preempt,fault | grep -q 'cede not traced  VPA steal -[0-9.]*% (the mask leaves the rest out)$' \
+"$DTLTOP" --sim=vps=2,smt=4,clock=virtual,poll=1 -b -n 1 -e preempt,fault | grep -q 'cede not traced  steal -[0-9.]*% off the VPA.s (the mask leaves the rest out)$' \
 	&& ok || fail "a partial mask's steal shortfall is not explained by the mask"
 expect_error "bad --group" "'core'" --sim --group=core -b -n 1
 expect_error "sim vps and vcpus disagree" "vps=2" --sim=vps=2,vcpus=9 -b -n 1

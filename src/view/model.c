@@ -43,12 +43,18 @@ int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len)
 
 	if (!(r->known & DTL_KNOWN_VPA))
 		return 0;
-	/* the VPA counts every dispatch: a partial mask explains a shortfall, no alarm */
+	/*
+	 * In words a newcomer reads: the hypervisor's own counters (the VPA)
+	 * against the DTL's steal. The VPA counts every dispatch: a partial mask
+	 * explains a shortfall, no alarm; lost entries make the DTL's smaller.
+	 */
 	if ((r->mask & DTL_MASK_ALL) != DTL_MASK_ALL && d < 0)
-		snprintf(buf, len, "VPA steal %+.1f%% (the mask leaves the rest out)", d);
+		snprintf(buf, len, "steal %+.1f%% off the VPA's (the mask leaves the rest out)", d);
+	else if (d > 1 || d < -1)
+		snprintf(buf, len, "steal %+.1f%% off the VPA's (DTL and VPA disagree%s)", d,
+			 d < 0 ? ": entries lost?" : "");
 	else
-		snprintf(buf, len, "VPA steal %+.1f%%%s", d,
-			 d > 1 || d < -1 ? " (DTL and VPA disagree)" : "");
+		snprintf(buf, len, "steal checked against the VPA (%+.1f%%)", d);
 	return 1;
 }
 

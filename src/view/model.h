@@ -55,8 +55,9 @@ void dtl_model__title(const struct dtl_model *m, char *buf, size_t len);
  */
 int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
 /*
- * "VPA steal +0.4%": the DTL's steal against the VPA's counters, and
- * " (DTL and VPA disagree)" past 1 %; 0 where the VPA was not read.
+ * "steal checked against the VPA (+0.4%)": the DTL's steal against the VPA's
+ * counters, in words; past 1 % "(DTL and VPA disagree)"; 0 where the VPA
+ * was not read.
  */
 /* What limits the partition, in words (verdict.h); on every view. */
 void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v);

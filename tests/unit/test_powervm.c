@@ -438,3 +438,52 @@ TEST(proc_stat_steal_per_cpu_and_garbage)
 	dtl_sys__parse_stat_steal("", 4, st, have);
 	CHECK(!have[0] && !have[3]);
 }
+
+#include "source/sim/hv.h"
+
+/* PowerVM's rules, one wheel at a time, on figures worked out by hand. */
+TEST(hv_share_obeys_entitlement_weight_and_cap)
+{
+	struct dtl_hv_pool p = { .vps = 4, .ent = 2, .want = 4, .weight = 128, .pool = 8,
+				 .other = 8, .other_ent = 4 };
+	struct dtl_hv_share s;
+
+	/* idle 8 - 2 - 4 = 2, claims 2 (ours) and 4 (theirs), weights 128:128: 1 each */
+	dtl_hv__share(&p, &s);
+	CHECK_NEAR(s.ceiling, 3.0, 1e-9);
+	CHECK_NEAR(s.budget, 0.75, 1e-9);
+	CHECK_NEAR(s.other_use, 5.0, 1e-9);
+	CHECK_EQ(s.hold, DTL_HV_HOLD_POOL);
+	/* weight 255: 2 x 255 / 383 of the idle */
+	p.weight = 255;
+	dtl_hv__share(&p, &s);
+	CHECK_NEAR(s.ceiling, 2 + 2.0 * 255 / 383, 1e-9);
+	/* weight 0 and capped: the entitlement, whatever is idle */
+	p.weight = 0;
+	dtl_hv__share(&p, &s);
+	CHECK_NEAR(s.ceiling, 2.0, 1e-9);
+	CHECK_EQ(s.hold, DTL_HV_HOLD_CAP);
+	p.weight = 128, p.capped = true;
+	dtl_hv__share(&p, &s);
+	CHECK_NEAR(s.ceiling, 2.0, 1e-9);
+	CHECK_NEAR(s.budget, 0.5, 1e-9);
+	/* the others wanting all: still our entitlement, and theirs */
+	p.capped = false, p.other = 1000;
+	dtl_hv__share(&p, &s);
+	CHECK(s.ceiling >= 2.0);
+	CHECK(s.other_use >= 4.0);
+	/* nobody else: at most one processor a VP */
+	p.other = 0;
+	dtl_hv__share(&p, &s);
+	CHECK_NEAR(s.ceiling, 4.0, 1e-9);
+	CHECK_NEAR(s.budget, 1.0, 1e-9);
+	/* wanting less than the entitlement, a VP may use what its siblings leave */
+	p.want = 1, p.other = 1000;
+	dtl_hv__share(&p, &s);
+	CHECK(s.budget > 0.5);
+	CHECK_NEAR(s.reserve, 0.25, 1e-9);
+	/* the pool fills: dispatch latency grows, and a slice's end takes the core only then */
+	CHECK(dtl_hv__latency_s(1.0) > 100 * dtl_hv__latency_s(0.2));
+	CHECK_EQ(dtl_hv__slice_preempt(0.5), 0);
+	CHECK(dtl_hv__slice_preempt(1.0) > 0);
+}

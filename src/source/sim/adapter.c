@@ -241,7 +241,8 @@ static size_t sim_window(struct sim *s, unsigned int cpu, unsigned int mask, uin
 			v->vpa_written++;
 		}
 	}
-	memmove(v->e, v->e + k, (v->ne - k) * sizeof(*v->e));
+	if (k && k < v->ne)
+		memmove(v->e, v->e + k, (v->ne - k) * sizeof(*v->e));
 	v->ne -= k;
 	v->window_end = end;
 	/* A reader that finds the ring lapped keeps the newest 84, as dtl.c does. */

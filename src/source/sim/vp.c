@@ -86,11 +86,16 @@ static uint64_t budget_ticks(struct sim *s, struct simvp *p)
 	return (uint64_t)left < own ? (uint64_t)left : own;
 }
 
+/*
+ * A dispatch's wait for a processor: around the mean, never past 1.75 times
+ * it (the entitlement is served within the wheel: no long tail), so it is
+ * never mistaken for a hold to the next wheel.
+ */
 static uint64_t latency(struct sim *s, struct simvp *p)
 {
 	double mean = dtl_hv__latency_s(share(s, p)->busy) * (double)s->tb_freq;
 
-	return sim_rnd_exp(&p->rng, mean) + 1;
+	return (uint64_t)(mean * (0.25 + 1.5 * sim_rnd01(&p->rng))) + 1;
 }
 
 static uint16_t on_core(const struct sim *s, unsigned int core, unsigned int cpu)
