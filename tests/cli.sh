@@ -387,12 +387,20 @@ verdict() {
 	"$DTLTOP" --sim="$sim,clock=virtual" --no-config -b -n 2 --format=prom \
 		| grep -qx "lpar_verdict{verdict=\"$want\"} 1" && ok || fail "--sim=$sim: exposition"
 }
-verdict capped "capped at its entitlement (4.00): pool has 24.0 idle" \
+verdict capped "capped at its entitlement (4.00, entc 100%): .* Raise the entitlement, or uncap it." \
 	vps=8,ent=4,capped=1,load=0.7,pool=32,other=4
-verdict starved "starved by the shared pool (0.00 idle of 32)" vps=8,ent=4,load=0.7,pool=32,other=32
-verdict not_limited "not limited by the hypervisor" vps=8,ent=4,load=0.05,pool=32,other=4
-verdict borrowing "borrowing 2.5[0-9] above entitlement (2.00)" vps=8,ent=2,load=0.1,pool=32,other=4
-verdict vp_limited "uses 4.00 of 4" vps=4,ent=2,load=0.9,pool=32,other=4
+verdict capped "held at its entitlement (2.00, entc 100%): uncapped with weight 0 .* Give it a weight" \
+	vps=4,ent=2,weight=0,load=0.9,pool=16,other=2
+verdict starved "starved by the pool: at its entitlement (entc 100%), the pool has 0.00 of 8 idle" \
+	vps=8,ent=4,load=0.7,pool=8,oent=4,other=8
+verdict not_limited "not limited by the hypervisor.* Nothing to do at the hypervisor." vps=8,ent=4,load=0.05,pool=32,other=4
+# the admin's LPAR: a quarter of its entitlement used, the pool full: guaranteed, so not starved
+verdict not_limited "not limited by the hypervisor" vps=4,smt=8,ent=3,pool=4,other=4,load=0.1
+verdict dispatch_latency "below its entitlement (entc [0-9]*%), which PowerVM guarantees: the waits .* are dispatch latency" \
+	vps=8,smt=1,ent=8,pool=8,oent=0,other=16,load=0.5,busy=2
+verdict borrowing "borrowing 2.[67][0-9] above its entitlement (2.00)" vps=8,ent=2,load=0.1,pool=32,other=4
+verdict vp_limited "uses 4.00 of 4 (entitlement 2.00); waits 0%. Add virtual processors." \
+	vps=4,ent=2,load=0.9,pool=32,other=4
 verdict dedicated "dedicated processors, no pool" vps=2,dedicated=1
 verdict donating "donating idle cycles" vps=2,donating=1
 "$DTLTOP" --sim=dedicated=1,clock=virtual --no-config -b -n 2 | grep -q "^LPAR dedicated  procs 2" \

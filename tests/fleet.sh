@@ -81,7 +81,7 @@ pa=$(free_port) pb=$(free_port) pc=$(free_port) pport=$(free_port)
 "$DTLTOP" --sim=vps=8,ent=4,capped=1,load=0.7,pool=32,other=4 -d 1 -n 200 \
 	--listen "127.0.0.1:$pa" </dev/null >/dev/null 2>"$tmp/a.err" &
 pids="$pids $!"
-"$DTLTOP" --sim=vps=8,ent=4,load=0.7,pool=32,other=32 -d 1 -n 200 --metrics-by=cpu \
+"$DTLTOP" --sim=vps=8,ent=4,load=0.7,pool=8,oent=4,other=8 -d 1 -n 200 --metrics-by=cpu \
 	--listen "127.0.0.1:$pb" </dev/null >/dev/null 2>"$tmp/b.err" &
 pids="$pids $!"
 "$DTLTOP" --sim=vps=4,ent=4,load=0.1,pool=32,other=4 -d 1 -n 200 --listen "127.0.0.1:$pc" </dev/null >/dev/null 2>"$tmp/c.err" &

@@ -40,14 +40,14 @@ src/view/report/scale.c ^ k ? sum / (double)k : NAN ^ k ? sum / (double)(i1 - i0
 src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 : 1; ^ report: the best rows shown as the worst
 src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50
 src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfprintf ^ exposition: latency buckets not cumulative
-src/stats/stats.c ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
+src/stats/counts.h ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
 src/view/metrics.c ^ \t\tif (c[k].kind == kind) ^ \t\tif (c[k].kind == DTL_COL_PREEMPT) ^ exposition: dispatches counted under the preempt reasons
 src/view/metrics.c ^ if (om && unit) ^ if (unit) ^ exposition: UNIT lines break the text format
 src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
-src/stats/stats.c ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
+src/stats/counts.h ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
 src/stats/stats.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last
-src/stats/stats.c ^ \tc->steal_ticks += steal; ^ \tc->steal_ticks += r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
-src/stats/stats.c ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
+src/stats/counts.h ^ \tc->steal_ticks += steal; ^ \tc->steal_ticks += r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
+src/stats/counts.h ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
 src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
 src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
 src/stats/stats.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
@@ -81,7 +81,7 @@ src/format/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 
 src/format/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
 src/format/perfdata.c ^ double ns = (double)(t0 - pd->boot_tb) ^ double ns = (double)(t0) ^ perf.data times not from boot
 src/format/perfdata.c ^ \t\t\t\tgaps += passed_gaps(s);\n\t\t\t\tmemcpy ^ \t\t\t\tmemcpy ^ gaps inside an interval's entries dropped
-src/format/record.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
+src/format/v1.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
 src/format/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
 src/format/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
 src/format/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
@@ -216,6 +216,7 @@ while IFS='^' read -r file from to what; do
 	[ -z "$file" ] && continue
 	[ -n "$ONLY" ] && ! grep -q -- "$ONLY" <<<"$what" && continue
 	line=""
+	: >"$B/build.err"
 	case $file in *:[0-9]*) line=${file##*:} file=${file%:*} ;; esac
 	cp "$file" "$file.orig"
 	if [ -n "$line" ]; then
@@ -235,9 +236,15 @@ while IFS='^' read -r file from to what; do
 			for ($f, $t) { s/\\n/\n/g; s/\\t/\t/g }
 			s/\Q$f\E/$t/' "$file"
 	fi
-	o=$(obj "$file")
-	mv "$o" "$o.orig"
-	if ! $CC $FLAGS -Isrc -c -o "$o" "$file" 2>"$B/build.err" || ! link 2>>"$B/build.err"; then
+	# a header's mutant goes into every file that includes it
+	srcs=$file
+	case $file in *.h) srcs=$(grep -l "#include \"\(.*/\)\?$(basename "$file")\"" $APP $UNIT) ;; esac
+	built=1
+	for f in $srcs; do
+		mv "$(obj "$f")" "$(obj "$f").orig"
+		$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" 2>>"$B/build.err" || built=0
+	done
+	if [ $built = 0 ] || ! link 2>>"$B/build.err"; then
 		if [ -n "$line" ]; then
 			dropped=$((dropped + 1))	# an operator's text that is not C here: no bug at all
 		else
@@ -261,7 +268,7 @@ while IFS='^' read -r file from to what; do
 		fi
 	fi
 	mv "$file.orig" "$file"
-	mv "$o.orig" "$o"
+	for f in $srcs; do mv "$(obj "$f").orig" "$(obj "$f")"; done
 done <<<"$MUTANTS"
 link
 echo

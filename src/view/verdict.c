@@ -131,28 +131,26 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok &&
 		   ((x.holds && x.nearly_empty) || (!x.holds_known && x.empty))) {
 		/* held past its entitlement, with next to nothing idle in the pool */
-		say(v, DTL_VERDICT_STARVED, "starved by the shared pool: at its entitlement (entc "
-		    "%.0f%%) it wants more, but %s (other LPARs take it); waits %.0f%%%s", x.entc,
-		    pool, x.wait, also[0] ? also : ". Raise the entitlement or the weight, or move "
-		    "load off the pool.");
+		say(v, DTL_VERDICT_STARVED, "starved by the pool: at its entitlement (entc %.0f%%), "
+		    "%s; waits %.0f%%%s", x.entc, pool, x.wait,
+		    also[0] ? also : ". Raise the entitlement or weight, or move load off the pool.");
 	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok && !x.app_ok && !x.vps_busy &&
 		   (x.holds || !x.holds_known)) {
-		say(v, DTL_VERDICT_POOL_UNKNOWN, "waits %.0f%% at its entitlement (entc %.0f%%); "
-		    "the pool's idle is unknown, so the pool cannot be told from latency. Turn on the "
-		    "HMC's \"allow performance information collection\".", x.wait, x.entc);
+		say(v, DTL_VERDICT_POOL_UNKNOWN, "waits %.0f%% at its entitlement (entc %.0f%%), "
+		    "the pool's idle unknown: pool or latency? Turn on the HMC's \"allow performance "
+		    "information collection\".", x.wait, x.entc);
 	} else if (x.vps_busy) {
 		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %u "
 		    "(entitlement %.2f); waits %.0f%%. Add virtual processors.", x.physc,
 		    cfg->active_vps, x.ent, x.wait);
 	} else if (x.waits && x.below_ent && x.holds) {
-		say(v, DTL_VERDICT_LATENCY, "below its entitlement on average (entc %.0f%%), which "
-		    "PowerVM guarantees per 10 ms wheel: its bursts pass their share of a wheel and "
-		    "wait for the next (waits %.0f%%); %s. A larger entitlement per VP (fewer VPs) "
-		    "shortens it.", x.entc, x.wait, pool);
+		say(v, DTL_VERDICT_LATENCY, "below its entitlement (entc %.0f%%), guaranteed per 10 "
+		    "ms wheel: its bursts pass a wheel's share and wait for the next (waits %.0f%%). A "
+		    "larger entitlement per VP (fewer VPs) shortens it.", x.entc, x.wait);
 	} else if (x.waits && x.below_ent) {
 		say(v, DTL_VERDICT_LATENCY, "below its entitlement (entc %.0f%%), which PowerVM "
-		    "guarantees, so the waits (%.0f%% of wanted time) are dispatch latency; %s. "
-		    "A larger entitlement per VP (fewer VPs) shortens it.", x.entc, x.wait, pool);
+		    "guarantees: the waits (%.0f%% of wanted time) are dispatch latency. A larger "
+		    "entitlement per VP (fewer VPs) shortens it.", x.entc, x.wait);
 	} else if (x.waits) {
 		say(v, DTL_VERDICT_LATENCY, "waits %.0f%% with no cap reached and %s (entc "
 		    "%.0f%%): dispatch latency. A larger entitlement per VP (fewer VPs) shortens it.",

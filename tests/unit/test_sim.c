@@ -310,3 +310,43 @@ TEST(sim_idle_profile_has_the_shapes_of_real_idle_lpars)
 	free(buf);
 	dtl_source__close(s);
 }
+
+/* load=LOAD@HH:MM+...: the guest's work follows the day's shape, straight between points. */
+TEST(sim_load_schedule_shapes_the_day)
+{
+	struct dtl_sim_params p;
+	struct dtl_sim_causes a, b;
+	struct dtl_source *s;
+	struct dtl_chunk c;
+	char err[256];
+	double first = 0, last = 0;
+
+	CHECK_EQ(dtl_sim__parse("load=0.2@00:00+0.9@20:00", &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.nloads, 2);
+	CHECK_NEAR(p.loads[1].at_s, 72000, 1e-9);
+	CHECK_NEAR(p.loads[1].load, 0.9, 1e-12);
+	static const char *const bad[] = { "load=0.2@00:00+0.9@00:00", "load=0.2@24:00",
+					   "load=1.2@01:00", "load=0.2@1:00x", "load=@01:00",
+					   "load=0.5+0.6", "load=0.2@00:00+" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ(dtl_sim__parse(bad[i], &p, err, sizeof(err)), -1);
+		CHECK_CONTAINS(err, "load=");
+	}
+	/* 0.1 at midnight to 0.9 at 00:01: the first seconds light, the last heavy */
+	s = sim("vps=2,smt=1,ent=2,pool=8,load=0.1@00:00+0.9@00:01,clock=virtual", 4, DTL_MASK_ALL);
+	for (int i = 0; s && i < 60; i++) {
+		dtl_sim__causes(s, &a);
+		dtl_source__tick(s, 1000000000ull);
+		while (dtl_source__read(s, &c) > 0)
+			;
+		dtl_sim__causes(s, &b);
+		if (i < 5)
+			first += (double)(b.threads_run - a.threads_run) / (5 * 2 * 512e6);
+		if (i >= 55)
+			last += (double)(b.threads_run - a.threads_run) / (5 * 2 * 512e6);
+	}
+	CHECK(first > 0.05 && first < 0.25);
+	CHECK(last > 0.75 && last < 0.95);
+	dtl_source__close(s);
+}

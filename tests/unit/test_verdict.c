@@ -77,9 +77,8 @@ TEST(verdict_a_full_pool_is_starving_not_a_cap_though_entc_is_near_100)
 
 	/* the admin's case: entc 97.5 %, app 0.00, uncapped */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 0.0, 30, text), DTL_VERDICT_STARVED);
-	CHECK_CONTAINS(text, "starved by the shared pool: at its entitlement (entc 98%) it wants "
-		       "more, but the pool has 0.00 of 32 idle");
-	CHECK_CONTAINS(text, ". Raise the entitlement or the weight, or move load off the pool.");
+	CHECK_STR(text, "starved by the pool: at its entitlement (entc 98%), the pool has 0.00 of 32 "
+		  "idle; waits 30%. Raise the entitlement or weight, or move load off the pool.");
 	/* with holds, under 20 % of the pool idle is next to nothing: 6.3 of 32 is, 6.5 not */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, 6.3, 30, NULL), DTL_VERDICT_STARVED);
 	CHECK(judge(SHARED "capped=0\n", 3.9, 6.5, 30, NULL) != DTL_VERDICT_STARVED);
@@ -106,7 +105,7 @@ TEST(verdict_borrowing_vps_and_nothing)
 	CHECK_EQ(judge(SHARED "capped=0\n", 2.0, 20.0, 30, NULL), DTL_VERDICT_LATENCY);
 	/* uncapped and waiting where the pool cannot be read: says so, guesses nothing */
 	CHECK_EQ(judge(SHARED "capped=0\n", 3.9, -1, 30, text), DTL_VERDICT_POOL_UNKNOWN);
-	CHECK_CONTAINS(text, "the pool's idle is unknown");
+	CHECK_CONTAINS(text, "the pool's idle unknown: pool or latency? Turn on the HMC's");
 }
 
 TEST(verdict_dedicated_donating_and_unknown)
@@ -150,7 +149,7 @@ TEST(verdict_wait_share_is_of_the_time_wanted_not_of_the_interval)
 	dtl_sys__parse_lparcfg(SHARED "capped=0\n", &cfg);
 	dtl_verdict__judge(&cfg, &f, &light, &v);
 	CHECK(v.kind != DTL_VERDICT_FREE);
-	CHECK_CONTAINS(v.text, "waits (33% of wanted time)");
+	CHECK_CONTAINS(v.text, "waits (33% of wanted time) are dispatch latency");
 	dtl_verdict__judge(&cfg, &f, &busy, &v);
 	CHECK_EQ(v.kind, DTL_VERDICT_FREE);
 	CHECK_CONTAINS(v.text, "waits 6% of wanted");

@@ -196,6 +196,8 @@ static int parse_load(const char *v, size_t n, struct dtl_sim_params *p, char *e
 			goto bad;
 		return 0;
 	}
+	if (buf[0] == '+' || buf[n - 1] == '+' || strstr(buf, "++"))
+		goto bad;	/* an empty point */
 	for (f = strtok_r(buf, "+", &save); f; f = strtok_r(NULL, "+", &save)) {
 		unsigned int hh, mm;
 		double l;
