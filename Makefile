@@ -86,6 +86,10 @@ build/verdict: $(CORE) tests/verdict/grid.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -Isrc -o $@ $(CORE) tests/verdict/grid.c $(LDFLAGS) $(CORE_LIBS)
 
+build/verdict-san: $(CORE) tests/verdict/grid.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) tests/verdict/grid.c $(LDFLAGS) $(CORE_LIBS)
+
 build/unit-san: $(CORE) $(TESTS) tests/unit/t.h $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O1 $(SAN) -Isrc -o $@ $(CORE) $(TESTS) $(LDFLAGS) $(CORE_LIBS)
@@ -220,10 +224,11 @@ readme-screen: dtltop
 TEST_LIMIT ?= 900
 LIMIT = timeout -k 10 $(TEST_LIMIT)
 # The user-space tests only: no kernel harness, cross build or QEMU.
-check-fast: dtltop build/dtltop-san build/unit build/unit-san build/verdict
+check-fast: dtltop build/dtltop-san build/unit build/unit-san build/verdict build/verdict-san
 	$(LIMIT) build/unit
 	$(LIMIT) build/unit-san
 	$(LIMIT) build/verdict
+	$(LIMIT) build/verdict-san 60 >build/verdict-san.txt || { tail -5 build/verdict-san.txt; exit 1; }
 	DTLTOP=./dtltop $(LIMIT) tests/cli.sh
 	DTLTOP=build/dtltop-san $(LIMIT) tests/cli.sh
 	DTLTOP=./dtltop $(LIMIT) tests/truth.sh

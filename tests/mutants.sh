@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Mutation testing: small realistic bugs put into a copy of the tree one at a
-# time; the fast tests (unit, cli, truth, man, tui, report, exporter, triage,
-# whopays, as make check-fast runs them, without the sanitizer builds) must
-# fail on each. Prints each survivor and the score; exits 1 if any survives.
+# time; the fast tests (unit, the verdict's grid, cli, truth, man, tui,
+# report, exporter, triage, whopays, as make check-fast runs them, without
+# the sanitizer builds) must fail on each. Prints each survivor and the score; exits 1 if any survives.
 #
 #   tests/mutants.sh [PATTERN]       (make mutants) the hand-made list below,
 #                                    or those whose description matches
@@ -137,6 +137,12 @@ src/view/metrics.c ^ if (k > m->metrics_cgroups) ^ if (k >= m->metrics_cgroups) 
 src/view/metrics.c ^ invol += (DTL_PREEMPT_INVOLUNTARY_MASK >> i) & 1 ? r->preempt[i] : 0; ^ invol += r->preempt[i]; ^ exposition: cgroup preempts count cedes and confers
 src/platform/perf.c ^ p->nr = dtl_cpuset__end(set) ? dtl_cpuset__end(set) : 1; ^ p->nr = dtl_cpuset__count(set) ? dtl_cpuset__count(set) : 1; ^ perf: -C 1 sizes its slots by the count, a write past them
 src/view/json.c ^ else if (c < 0x20) ^ else if (c < 0x1f) ^ json: a control character (0x1f) reaches the output raw
+src/source/sim/hv.c ^ ours_claim = p->capped || !p->weight ? 0 : n * (1 - e); ^ ours_claim = p->capped ? 0 : n * (1 - e); ^ simulator: weight 0 borrows above its entitlement
+src/source/sim/vp.c ^ \t\t\tif (w)\n\t\t\t\t*w += dt;\n ^  ^ simulator: the partition passes its ceiling, VPs not counted together
+src/source/sim/vp.c ^ if (p->state == VP_DISP && p->used >= budget_ticks(s, p)) { ^ if (0) { ^ simulator: a VP never held past its share of a wheel
+src/source/sim/vp.c ^ next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w2r; ^ next = t + g.w2r; ^ simulator: the guest's work shrinks as the hypervisor delays it
+src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok &&\n\t\t   ((x.holds ^ verdict: starved below its guaranteed entitlement
+src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
 EOF
 	)
 fi
@@ -154,8 +160,9 @@ copy_tree "$B/tree"
 cd "$B/tree" || exit 1
 APP=$(ls src/*.c src/*/*.c src/*/*/*.c)
 UNIT=$(ls tests/unit/*.c)
+GRID=tests/verdict/grid.c
 obj() { echo "$B/obj/$(echo "$1" | tr / _).o"; }
-for f in $APP $UNIT; do
+for f in $APP $UNIT $GRID; do
 	$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" || { echo "mutants.sh: cannot build $f" >&2; exit 1; }
 done
 # link [OBJDIR [EXTRA FLAGS]]: ./dtltop and build/unit of the objects in OBJDIR
@@ -168,14 +175,16 @@ link() {
 	done
 	# through new names: a test's leftover process may still run the old binaries
 	$CC ${2:-} -o dtltop.new "${app[@]}" $LIBS && $CC ${2:-} -o build/unit.new "${core[@]}" "${unit[@]}" $LIBS &&
-		mv -f dtltop.new dtltop && mv -f build/unit.new build/unit
+		$CC ${2:-} -o build/verdict.new "${core[@]}" "$d/$(echo $GRID | tr / _).o" $LIBS &&
+		mv -f dtltop.new dtltop && mv -f build/unit.new build/unit && mv -f build/verdict.new build/verdict
 }
 link || exit 1
-TESTS="unit cli truth man tui report exporter triage whopays"
+TESTS="unit verdict cli truth man tui report exporter triage whopays"
 # run_test NAME: one fast test, quietly, as make check-fast runs it
 run_test() {
 	case $1 in
 	unit) timeout -k 5 120 build/unit ;;
+	verdict) timeout -k 5 120 build/verdict ;;
 	man) timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 ;;
 	report) DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout -k 5 300 tests/report.sh ;;
 	*) DTLTOP=./dtltop timeout -k 5 300 "tests/$1.sh" ;;
@@ -192,7 +201,7 @@ run_tests() {
 if [ -n "$DIFF" ]; then
 	C=$B/cov
 	mkdir -p "$C/obj" && copy_tree "$C/tree" && cd "$C/tree" || exit 1
-	for f in $APP $UNIT; do
+	for f in $APP $UNIT $GRID; do
 		$CC ${FLAGS/-O1/-O0} --coverage -Isrc -c -o "$C/obj/$(echo "$f" | tr / _).o" "$f" ||
 			{ echo "mutants.sh: cannot build $f with --coverage" >&2; exit 1; }
 	done

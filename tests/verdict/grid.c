@@ -13,7 +13,9 @@
  * and, run twice with the others wanting nothing and four pools' worth, a
  * partition below its entitlement gets the same CPU within 2 % (its
  * threads' running time: what the guest wanted done).
- * Prints each disagreement with its parameters, the score last.
+ * Prints each disagreement with its parameters, the score last. An argument
+ * N runs the first N LPARs only (the sanitizer build's run): the rules are
+ * checked, the score only on the whole grid.
  */
 #include <math.h>
 #include <stdio.h>
@@ -303,5 +305,7 @@ int main(int argc, char **argv)
 	printf("unknown, and said why (too few dispatches): %d intervals\n", unknown_all);
 	printf("verdict accuracy: %d of %d intervals (%.1f %%)\n", agreed_all, judged_all,
 	       judged_all ? 100.0 * agreed_all / judged_all : 0);
-	return broken_all || !judged_all || 100.0 * agreed_all / judged_all < GOAL_PCT;
+	/* a shorter grid (the sanitizer build's) checks the rules, not the score */
+	return broken_all || !judged_all ||
+	       (lpars >= LPARS && 100.0 * agreed_all / judged_all < GOAL_PCT);
 }
