@@ -183,7 +183,7 @@ if make -s deb >"$tmp/deb.log" 2>&1; then
 	deb=$(ls build/deb/dtltop_*_*.deb)
 	dpkg -x "$deb" "$tmp/deb"
 	files=$(cd "$tmp/deb" && find . -type f | sed 's,^\./,,' | sort | tr '\n' ' ')
-	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/NEWS"
+	exp="usr/bin/dtltop usr/share/bash-completion/completions/dtltop usr/share/doc/dtltop/NEWS.gz"
 	exp="$exp usr/share/doc/dtltop/README.Debian"
 	exp="$exp usr/share/doc/dtltop/changelog.gz usr/share/doc/dtltop/copyright"
 	exp="$exp usr/share/doc/dtltop/examples/grafana/dtltop.json"
