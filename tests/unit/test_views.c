@@ -305,8 +305,8 @@ TEST(replay_jump_times_parse_or_are_refused)
 	}
 }
 
-/* Hosts are outside text: escaped as each format asks, never breaking a line. */
-TEST(json_and_influx_escape_the_host)
+/* What the writers named (NULL-ended) make of one interval whose host is host. */
+static char *written(const char *host, const char *const *writers)
 {
 	struct dtl_table t;
 	struct dtl_model m = { .source = "", .detail = "" };
@@ -316,16 +316,25 @@ TEST(json_and_influx_escape_the_host)
 
 	fill(&t);
 	m.table = &t;
-	m.host = "lpar \"7\",a=b\\";
-	dtl_writers__find("json")->interval(f, &m);
-	dtl_writers__find("influx")->interval(f, &m);
+	m.host = host;
+	for (; *writers; writers++)
+		dtl_writers__find(*writers)->interval(f, &m);
 	fclose(f);
+	dtl_table__free(&t);
+	return buf;
+}
+
+/* Hosts are outside text: escaped as each format asks, never breaking a line. */
+TEST(json_and_influx_escape_the_host)
+{
+	static const char *const both[] = { "json", "influx", NULL };
+	char *buf = written("lpar \"7\",a=b\\", both);
+
 	CHECK_CONTAINS(buf, "{\"host\":\"lpar \\\"7\\\",a=b\\\\\",\"timestamp\":");
 	CHECK_CONTAINS(buf, "\ndtl,host=lpar\\ \"7\"\\,a\\=b\\\\,cpu=0 interval_s=0.500,dispatches=1i,");
 	CHECK_CONTAINS(buf, ",cpu=all ");
 	CHECK(strstr(buf, "physc") == NULL || strstr(buf, "\"physc\":null") != NULL);
 	free(buf);
-	dtl_table__free(&t);
 }
 
 /*
@@ -334,20 +343,11 @@ TEST(json_and_influx_escape_the_host)
  */
 TEST(json_escapes_every_control_character)
 {
-	struct dtl_table t;
-	struct dtl_model m = { .source = "", .detail = "" };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	static const char *const json[] = { "json", NULL };
+	char *buf = written("a\x01" "b\x1b[2Jc\n\x1f\x7f~", json);
 
-	fill(&t);
-	m.table = &t;
-	m.host = "a\x01" "b\x1b[2Jc\n\x1f\x7f~";
-	dtl_writers__find("json")->interval(f, &m);
-	fclose(f);
 	CHECK_CONTAINS(buf, "{\"host\":\"a\\u0001b\\u001b[2Jc\\u000a\\u001f\x7f~\",");
 	for (const char *p = buf; *p; p++)
 		CHECK((unsigned char)*p >= 0x20 || *p == '\n');
 	free(buf);
-	dtl_table__free(&t);
 }
