@@ -147,6 +147,10 @@ order -s +steal_pct | sort -t, -k2,2g -c && ok || fail "-s +steal_pct not ascend
 cmp -s "$tmp/minus" <(order -s -STEAL%) && ok || fail "-s -STEAL% is not -s -steal_pct"
 order -s -cpu | sort -t, -k1,1nr -c && ok || fail "-s -cpu not descending"
 order -s P99 | cut -d, -f1 | cmp -s - <(order -s lat_p99_us | cut -d, -f1) && ok || fail "-s P99"
+# every row of an interval has the same timestamp: no sort by it, with or without its sign
+for t in timestamp +timestamp -timestamp; do
+	expect_error "-s $t" "bad --sort field '$t'" --no-config --sim=vcpus=2,clock=virtual -b -n 1 -s "$t"
+done
 # --- --smooth is the TUI's: batch output is the interval's own figures, byte for byte
 cmp -s <("$DTLTOP" $SIM -b -n 3 --csv) <("$DTLTOP" $SIM -b -n 3 --csv --smooth 30) && ok ||
 	fail "--smooth changed batch output"

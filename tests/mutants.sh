@@ -114,7 +114,7 @@ src/view/metrics.c ^ if (*s == '\\' || *s == '"') ^ if (*s == '\\') ^ exposition
 src/view/metrics.c ^ g->entc_pct / 100); ^ g->entc_pct); ^ exposition: entitlement used as a percentage, not a ratio
 src/loop/smooth.c ^ || !loop_interactive(l) || ^ || ^ --smooth smooths batch output too
 src/opts/config.c ^ char *eq = strchr(line, '=') ^ char *eq = strrchr(line, '=') ^ dtltoprc: a value holding '=' cut at the wrong '='
-src/opts/table.c ^ const char *name = a + (a[0] == '-' || a[0] == '+'); ^ const char *name = a + (a[0] == '-'); ^ -s +FIELD refused
+src/opts/table.c ^ const char *name = a + (a[0] == '-' || a[0] == '+'); ^ const char *name = a + (a[0] == '-'); ^ -s +timestamp accepted
 src/format/perfdata.c ^ pd->truncated, pd->aux_records); ^ pd->aux_records, pd->truncated); ^ perf.data: 'lost N times out of M' swapped
 src/loop/witness.c ^ w->base[cpu].dtl_idx = reg; ^ (void)reg; ^ debugfs: entries lapped before the first VPA read not counted lost
 src/dtl/dtl.c ^ (cp >= 0x7f && cp <= 0x9f) ^ cp == 0x7f ^ a C1 control (U+009B, a CSI) reaches the terminal
