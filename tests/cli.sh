@@ -13,6 +13,9 @@ SIM="--sim=vcpus=8,clock=virtual"
 cmp -s "$tmp/a.csv" "$tmp/b.csv" && ok || fail "same command, different CSV"
 "$DTLTOP" $SIM --seed 6 -b -n 3 --format=csv >"$tmp/c.csv"
 cmp -s "$tmp/a.csv" "$tmp/c.csv" && fail "another seed gave the same CSV" || ok
+for bad in 12x x12 -5 ''; do
+	expect_error "--seed '$bad'" "bad --seed '$bad'" --no-config $SIM -b -n 1 --seed "$bad"
+done
 [ "$(grep -c '^timestamp,' "$tmp/a.csv")" -eq 1 ] && ok || fail "CSV header not exactly once"
 [ "$(wc -l <"$tmp/a.csv")" -eq $((1 + 3 * 9)) ] && ok || fail "CSV rows: $(wc -l <"$tmp/a.csv"), want 28"
 [ "$(grep -c ',all,' "$tmp/a.csv")" -eq 3 ] && ok || fail "one all row per interval"

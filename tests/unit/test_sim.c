@@ -350,3 +350,42 @@ TEST(sim_load_schedule_shapes_the_day)
 	CHECK(last > 0.75 && last < 0.95);
 	dtl_source__close(s);
 }
+
+/*
+ * tasks=: the switch stream names a task once per CPU, with its first switch
+ * (as perf's comm record comes before it), and never names the idle task.
+ */
+TEST(sim_switches_name_each_task_once_per_cpu_and_never_the_idle_task)
+{
+	struct dtl_source *s = sim("vcpus=4,smt=2,tasks=db:3:/db.slice+web:2,clock=virtual", 2,
+				   DTL_MASK_ALL);
+	static bool named[4][2000];
+	struct dtl_chunk c;
+	size_t idle = 0, names = 0, switches = 0;
+
+	memset(named, 0, sizeof(named));
+	dtl_source__tick(s, 2000000000ull);
+	while (s && dtl_source__read(s, &c) > 0)
+		for (size_t i = 0; i < c.nswitches; i++) {
+			const struct dtl_switch *w = &c.switches[i];
+
+			switches++;
+			if (w->pid == 0) {
+				idle++;
+				CHECK(w->comm == NULL && w->cgroup == NULL);
+				continue;
+			}
+			if (c.cpu >= 4 || w->pid < 0 || w->pid >= 2000)
+				continue;
+			CHECK_EQ(w->comm != NULL, !named[c.cpu][w->pid]);
+			if (w->comm) {
+				names++;
+				named[c.cpu][w->pid] = true;
+				CHECK(strcmp(w->comm, "db") == 0 || strcmp(w->comm, "web") == 0 ||
+				      strcmp(w->comm, "kworker") == 0);
+			}
+		}
+	CHECK(switches > 100 && idle > 10);
+	CHECK(names >= 8 && names <= 12);	/* db and web on each of 4 CPUs, maybe a kworker */
+	dtl_source__close(s);
+}
