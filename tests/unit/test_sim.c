@@ -77,7 +77,10 @@ TEST(sim_params_reject_bad_values_naming_them)
 {
 	static const char *const bad[] = { "vcpus=0", "vcpus=1.5", "vcpus=x", "load=2", "bogus=1",
 					   "vcpus", "clock=fast", "ent=9,vcpus=4", "pool=-1",
-					   "load=nan", "vcpus=99999" };
+					   "load=nan", "vcpus=99999",
+					   /* a value past the parser's buffer, however valid it reads */
+					   "ent=0000000000000000000000000000000000000000000000000000000000"
+					   "0000000000000000000001" };
 	struct dtl_sim_params p;
 	char err[256];
 
