@@ -392,3 +392,36 @@ TEST(sim_switches_name_each_task_once_per_cpu_and_never_the_idle_task)
 	CHECK(names >= 8 && names <= 12);	/* db and web on each of 4 CPUs, maybe a kworker */
 	dtl_source__close(s);
 }
+
+/*
+ * The simulator writes only the reasons PHYP writes (named in perf's
+ * tables), and a busy guest's cedes end most often by a doorbell (an IPI
+ * from a sibling waking it), then a decrementer or an external interrupt.
+ */
+TEST(sim_reasons_are_phyps_and_wakeups_mostly_doorbells)
+{
+	struct dtl_source *s = sim("vcpus=16,clock=virtual", 9, DTL_MASK_ALL);
+	size_t n, by[DTL_N_DISPATCH] = { 0 }, cedes = 0, named = 0, markers = 0;
+	uint64_t lost;
+	uint8_t *buf = collect(s, 2, 1000000000ull, &n, &lost);
+
+	for (size_t i = 0; i < n; i++) {
+		struct dtl_rec r;
+
+		if (buf[i * 48 + 1] == 0xff) {	/* a chunk's cpu marker */
+			markers++;
+			continue;
+		}
+		dtl_rec__decode(&r, buf + i * 48);
+		named += r.dispatch_reason < DTL_N_DISPATCH && r.preempt_reason < DTL_N_PREEMPT;
+		if (r.preempt_reason == 2 && r.dispatch_reason < DTL_N_DISPATCH) {
+			by[r.dispatch_reason]++;
+			cedes++;
+		}
+	}
+	CHECK(cedes > 1000);
+	CHECK_EQ(named + markers, n);
+	CHECK(by[10] > by[3] && by[10] > by[0] && by[3] > by[2] && by[0] > by[2]);
+	free(buf);
+	dtl_source__close(s);
+}
