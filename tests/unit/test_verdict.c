@@ -154,3 +154,17 @@ TEST(verdict_wait_share_is_of_the_time_wanted_not_of_the_interval)
 	CHECK_EQ(v.kind, DTL_VERDICT_FREE);
 	CHECK_CONTAINS(v.text, "waits 6% of wanted");
 }
+
+/* The pool clause follows what lparcfg gave: "of N" only where the pool's size is known. */
+TEST(verdict_pool_clause_names_the_pool_only_where_its_size_is_known)
+{
+	char text[400];
+
+	CHECK_EQ(judge(SHARED "capped=1\n", 4.0, 3.0, 44, text), DTL_VERDICT_CAPPED);
+	CHECK_CONTAINS(text, "the pool has 3.00 of 32 idle");
+	CHECK_EQ(judge("shared_processor_mode=1\npartition_entitled_capacity=400\n"
+		       "partition_active_processors=8\npool_capacity=0\ncapped=1\n", 4.0, 3.0, 44, text),
+		 DTL_VERDICT_CAPPED);
+	CHECK_CONTAINS(text, "the pool has 3.00 idle");
+	CHECK(strstr(text, " of 0 ") == NULL);
+}
