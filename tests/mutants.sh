@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Mutation testing: small realistic bugs put into a copy of the tree one at a
-# time; the fast tests (unit, the verdict's grid, cli, truth, man, tui,
-# report, exporter, triage, whopays, as make check-fast runs them, without
-# the sanitizer builds) must fail on each. Prints each survivor and the score; exits 1 if any survives.
+# time; the fast tests (unit, the verdict's grid, man, cli, truth, report,
+# exporter, whopays, triage, tui: the quick and the most telling first, as
+# make check-fast runs them, without the sanitizer builds) must fail on
+# each. Prints each survivor and the score; exits 1 if any survives.
 #
 #   tests/mutants.sh [PATTERN]       (make mutants) the hand-made list below,
 #                                    or those whose description matches
@@ -179,7 +180,7 @@ link() {
 		mv -f dtltop.new dtltop && mv -f build/unit.new build/unit && mv -f build/verdict.new build/verdict
 }
 link || exit 1
-TESTS="unit verdict cli truth man tui report exporter triage whopays"
+TESTS="unit verdict man cli truth report exporter whopays triage tui"
 # run_test NAME: one fast test, quietly, as make check-fast runs it
 run_test() {
 	case $1 in
