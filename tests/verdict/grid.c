@@ -186,7 +186,7 @@ static const struct dtl_view_ops ops = { .interactive = false, .show = show };
 /* One LPAR through dtltop's loop; its mean physc in *physc. -1 if it could not run. */
 static int run_one(const char *params, struct run *r, double *physc, double *ran, bool quiet)
 {
-	char arg[320], err[8192], *argv[8];
+	char arg[320], n[16], err[8192], *argv[8];
 	int argc = 0;
 	struct dtl_opts o;
 	struct dtl_source *src;
@@ -207,7 +207,8 @@ static int run_one(const char *params, struct run *r, double *physc, double *ran
 	argv[argc++] = arg;
 	argv[argc++] = "-b";
 	argv[argc++] = "-n";
-	argv[argc++] = (char *)(INTERVALS == 5 ? "5" : "3");
+	snprintf(n, sizeof(n), "%d", INTERVALS);
+	argv[argc++] = n;
 	argv[argc] = NULL;
 	if (dtl_opts__parse(&o, argc, argv, err, sizeof(err))) {
 		printf("grid: --sim=%s: %s\n", params, err);

@@ -42,6 +42,7 @@ void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
 	double ours_used = want < p->ent ? want : p->ent;
 	double theirs_used = p->other < their_ent ? p->other : their_ent;
 	double idle = p->pool - ours_used - theirs_used, ours_claim, theirs_claim, mine = 0;
+	double ours_extra, left;
 
 	if (idle < 0)
 		idle = 0;
@@ -61,15 +62,12 @@ void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
 	s->reserve = want / n < e ? want / n : e;
 	s->hold = p->capped || !p->weight ? DTL_HV_HOLD_CAP : DTL_HV_HOLD_POOL;
 	/* what they get of the idle is what we leave of it, at most what they want */
-	{
-		double ours_extra = want > p->ent ? want - p->ent : 0, left;
-
-		if (ours_extra > mine)
-			ours_extra = mine;
-		left = idle - ours_extra;
-		s->other_use = theirs_used + (theirs_claim < left ? theirs_claim : left);
-		s->busy = (ours_used + ours_extra + s->other_use) / (p->pool > 0 ? p->pool : 1);
-	}
+	ours_extra = want > p->ent ? want - p->ent : 0;
+	if (ours_extra > mine)
+		ours_extra = mine;
+	left = idle - ours_extra;
+	s->other_use = theirs_used + (theirs_claim < left ? theirs_claim : left);
+	s->busy = (ours_used + ours_extra + s->other_use) / (p->pool > 0 ? p->pool : 1);
 	if (s->busy > 1)
 		s->busy = 1;
 }

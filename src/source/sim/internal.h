@@ -47,7 +47,6 @@ struct simcpu {
 	uint64_t window_end;	/* end of the drain window handed out last */
 	struct simentry *e;	/* made, not yet drained */
 	size_t ne, ecap;
-	uint64_t run, cycles;	/* ticks running; preempt/dispatch cycles */
 	/* the VPA's counters, up to the last dispatch handed out */
 	uint64_t vpa_cycles, vpa_written, vpa_e2d, vpa_r2e, vpa_w2r;
 	/* tasks=: the guest's scheduler, on its own generator */

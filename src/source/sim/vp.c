@@ -172,7 +172,6 @@ static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t 
 	e->hold = clamp32(v->hold < e2d ? v->hold : e2d);
 	e->latency = clamp32(e2d - e->hold + r->ready_to_enqueue);
 	e->hold_cause = (uint8_t)p->share.hold;
-	v->cycles++;
 	v->hold = 0;
 	v->phase = SIM_RUN;
 	v->run_from = t;
@@ -191,7 +190,6 @@ static void stop(struct sim *s, unsigned int cpu, uint64_t t, uint8_t pre)
 	if (s->p.ntasks)
 		sim_sched_tasks(s, v, cpu, from, t, v->fresh, pre == 2 || pre == 3);
 	v->fresh = false;
-	v->run += t - from;
 	v->busy_left = end > t ? end - t : 0;
 	v->own_left = v->own_left == NEVER ? NEVER : v->own_left > t - from ?
 		      v->own_left - (t - from) : 0;
@@ -258,7 +256,6 @@ static void burst_end(struct sim *s, unsigned int cpu, uint64_t t)
 		if (s->p.ntasks)
 			sim_sched_tasks(s, v, cpu, v->run_from < t ? v->run_from : t, t, v->fresh,
 					false);
-		v->run += t > v->run_from ? t - v->run_from : 0;
 		v->run_from = t;
 		v->busy_left = 0;
 		new_burst(s, v);
