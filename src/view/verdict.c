@@ -99,13 +99,10 @@ static void also_vps(const struct dtl_lparcfg *cfg, const struct facts *x, char 
 		clause[0] = '\0';
 }
 
-/* Held at the entitlement by its cap, or by weight 0. */
+/* Held at the entitlement by its cap, or by weight 0; also: the VPs' clause, or "". */
 static void held(const struct dtl_lparcfg *cfg, const struct facts *x, const char *pool,
-		 struct dtl_verdict *v)
+		 const char *also, struct dtl_verdict *v)
 {
-	char also[160];
-
-	also_vps(cfg, x, also, sizeof(also));
 	if (cfg->capped)
 		say(v, DTL_VERDICT_CAPPED, "capped at its entitlement (%.2f, entc %.0f%%): waits "
 		    "%.0f%% of wanted CPU time; %s%s", x->ent, x->entc, x->wait, pool,
@@ -127,7 +124,7 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 	also_vps(cfg, &x, also, sizeof(also));
 	if (x.waits && x.held && (x.holds || (!x.holds_known && x.at_ent))) {
 		/* at the cap on average, or in the wheels its bursts pass it */
-		held(cfg, &x, pool, v);
+		held(cfg, &x, pool, also, v);
 	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok &&
 		   ((x.holds && x.nearly_empty) || (!x.holds_known && x.empty))) {
 		/* held past its entitlement, with next to nothing idle in the pool */
