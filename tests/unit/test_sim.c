@@ -389,6 +389,22 @@ TEST(sim_switches_name_each_task_once_per_cpu_and_never_the_idle_task)
 			}
 		}
 	CHECK(switches > 100 && idle > 10);
+	{
+		/* where preempts hit: instructions, so every srr0 is 4-byte aligned */
+		size_t n, misaligned = 0;
+		uint64_t lost;
+		struct dtl_source *t = sim("vcpus=4,smt=2,tasks=db:3+web:2,clock=virtual", 2,
+					   DTL_MASK_ALL);
+		uint8_t *buf = collect(t, 2, 1000000000ull, &n, &lost);
+
+		for (size_t i = 0; i < n; i++)
+			if (buf[i * 48 + 1] != 0xff)
+				misaligned += dtl__be64(buf + i * 48 + 32) & 3;
+		CHECK(n > 100);
+		CHECK_EQ(misaligned, 0);
+		free(buf);
+		dtl_source__close(t);
+	}
 	CHECK(names >= 8 && names <= 12);	/* db and web on each of 4 CPUs, maybe a kworker */
 	dtl_source__close(s);
 }
