@@ -92,6 +92,9 @@ TEST(sim_params_reject_bad_values_naming_them)
 	}
 	dtl_sim__parse("vcpus=4,load=7", &p, err, sizeof(err));
 	CHECK_CONTAINS(err, "load=7");
+	/* a choice of words names both */
+	dtl_sim__parse("clock=fast", &p, err, sizeof(err));
+	CHECK_CONTAINS(err, "clock must be wall or virtual");
 }
 
 TEST(sim_same_seed_same_entries_other_seed_different)
