@@ -448,5 +448,12 @@ expect_error "rotate without -w" "--rotate needs -w FILE" --sim=vcpus=2 -b -n 1 
 expect_error "rotate bad unit" "bad --rotate '5x'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 5x
 expect_error "rotate too small" "bad --rotate '1k'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1k
 expect_error "rotate keep 0" "bad --rotate '1h,0'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1h,0
+# the floor the help states is accepted (4k is 4000 bytes); past the ceilings a value is refused,
+# not converted out of range into "no rotation"
+rot 4k && [ "$(ls "$tmp"/rot.dtl.* | wc -l)" -ge 10 ] && ok || fail "--rotate 4k: $(ls "$tmp"/rot.dtl* 2>&1 | head -3)"
+expect_error "rotate below 4k" "bad --rotate '3.999k'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 3.999k
+expect_error "rotate 2e10G" "bad --rotate '2e10G'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 2e10G
+expect_error "rotate 1e30G" "bad --rotate '1e30G'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30G
+expect_error "rotate 1e30d" "bad --rotate '1e30d'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30d
 
 finish

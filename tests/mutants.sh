@@ -144,6 +144,8 @@ src/source/sim/vp.c ^ if (p->state == VP_DISP && p->used >= budget_ticks(s, p)) 
 src/source/sim/vp.c ^ next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w2r; ^ next = t + g.w2r; ^ simulator: the guest's work shrinks as the hypervisor delays it
 src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok &&\n\t\t   ((x.holds ^ verdict: starved below its guaranteed entitlement
 src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
+src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range
+src/opts/table.c ^ #define ROTATE_MIN_BYTES 4e3 ^ #define ROTATE_MIN_BYTES 4096 ^ --rotate 4k refused below its stated floor
 EOF
 	)
 fi

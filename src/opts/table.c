@@ -73,11 +73,20 @@ static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen
 	return 0;
 }
 
-/* SIZE (k, M, G: powers of 1000) or DURATION (s, m, h, d), then ,KEEP. */
+/*
+ * SIZE (k, M, G: powers of 1000) or DURATION (s, m, h, d), then ,KEEP.
+ * The floor is the 4k the help states (4000 bytes); the ceilings keep the
+ * double-to-integer conversion defined (C leaves it undefined past the
+ * target's range) and are far past any disk or lifetime.
+ */
+#define ROTATE_MIN_BYTES 4e3
+#define ROTATE_MAX_BYTES 1e18
+#define ROTATE_MAX_S (100.0 * 365 * 86400)
+
 static int set_rotate(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	char *end, *keep_end;
-	double v;
+	double v, bytes = 0, secs = 0;
 	long keep = 0;
 
 	errno = 0;
@@ -85,15 +94,16 @@ static int set_rotate(struct dtl_opts *o, const char *a, char *err, size_t errle
 	if (errno || end == a || !(v > 0) || !isfinite(v))
 		goto bad;
 	switch (*end) {
-	case 'k': o->rotate_bytes = (uint64_t)(v * 1e3); end++; break;
-	case 'M': o->rotate_bytes = (uint64_t)(v * 1e6); end++; break;
-	case 'G': o->rotate_bytes = (uint64_t)(v * 1e9); end++; break;
-	case 's': o->rotate_s = v; end++; break;
-	case 'm': o->rotate_s = v * 60; end++; break;
-	case 'h': o->rotate_s = v * 3600; end++; break;
-	case 'd': o->rotate_s = v * 86400; end++; break;
+	case 'k': bytes = v * 1e3; break;
+	case 'M': bytes = v * 1e6; break;
+	case 'G': bytes = v * 1e9; break;
+	case 's': secs = v; break;
+	case 'm': secs = v * 60; break;
+	case 'h': secs = v * 3600; break;
+	case 'd': secs = v * 86400; break;
 	default: goto bad;
 	}
+	end++;
 	if (*end == ',') {
 		errno = 0;
 		keep = strtol(end + 1, &keep_end, 10);
@@ -101,14 +111,18 @@ static int set_rotate(struct dtl_opts *o, const char *a, char *err, size_t errle
 			goto bad;
 		end = keep_end;
 	}
-	if (*end || (o->rotate_bytes && o->rotate_bytes < 4096))
+	if (*end || (bytes && (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES)) ||
+	    secs > ROTATE_MAX_S)
 		goto bad;
+	o->rotate_bytes = (uint64_t)bytes;
+	o->rotate_s = secs;
 	o->rotate_keep = (unsigned int)keep;
 	return 0;
 bad:
 	o->rotate_bytes = 0, o->rotate_s = 0;
-	snprintf(err, errlen, "bad --rotate '%s' (want SIZE as 500M or 2G, at least 4k, or a "
-		 "time as 30m or 1d; then ,KEEP to keep the newest KEEP files)", a);
+	snprintf(err, errlen, "bad --rotate '%s' (want SIZE as 500M or 2G, from 4k to 1000000000G, "
+		 "or a time as 30m or 1d, up to 100 years; then ,KEEP to keep the newest KEEP files)",
+		 a);
 	return -1;
 }
 
