@@ -296,6 +296,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	dtl_sys__parse_lparcfg(str, &c);
 	assert(c.present);
+	/* what a view quotes is in range or unknown */
+	assert(!c.have_ent || (c.entitlement > 0 && c.entitlement <= DTL_LPARCFG_MAX_UNITS / 100));
+	assert(!c.have_pool || (c.pool_capacity > 0 &&
+				c.pool_capacity <= DTL_LPARCFG_MAX_UNITS / 100));
+	assert(!c.have_vps || c.active_vps > 0);
 	(void)dtl_sys__parse_timebase(str);
 	free(str);
 #elif defined(FUZZ_KALLSYMS)

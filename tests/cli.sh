@@ -81,6 +81,15 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3=="1"{exit !($4==2 &&
 awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
 "$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  physc -  entc -  app -  disp/s -$' \
 	&& ok || fail "batch text shows the lparcfg facts"
+# figures lparcfg does not give in range read as unknown, never 0 or 2^64 / 100
+cp "$root/proc/powerpc/lparcfg" "$tmp/lparcfg.good"
+printf 'partition_entitled_capacity=-50\nshared_processor_mode=1\ncapped=0\npartition_active_processors=4294967296\npool_capacity=-400\n' \
+	>"$root/proc/powerpc/lparcfg"
+"$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent -  shared uncapped  VPs -  pool -  physc' \
+	&& ok || fail "hostile lparcfg figures: $("$DTLTOP" --root "$root" -b -n 2 -d 0.05 2>&1 | grep LPAR)"
+"$DTLTOP" --root "$root" -b -n 2 -d 0.05 --format=prom | grep -q 'entitled\|virtual_processors\|pool_processors' \
+	&& fail "hostile lparcfg figures exported" || ok
+cp "$tmp/lparcfg.good" "$root/proc/powerpc/lparcfg"
 
 # --- kernel lockdown: debugfs refuses the writable dtl_event_mask even to root (EPERM), not
 # the read-only cpu-N files; the boot mask, all, is in force. An immutable file refuses the

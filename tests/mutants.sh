@@ -146,6 +146,9 @@ src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok 
 src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
 src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range
 src/opts/table.c ^ #define ROTATE_MIN_BYTES 4e3 ^ #define ROTATE_MIN_BYTES 4096 ^ --rotate 4k refused below its stated floor
+src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
+src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
+src/view/model.c ^ dtl_sys__fig(e, sizeof(e), l->have_ent, ^ dtl_sys__fig(e, sizeof(e), true, ^ header: an absent entitlement shown as 0.00
 EOF
 	)
 fi

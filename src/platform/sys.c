@@ -125,6 +125,9 @@ static bool key_u64(const char *line, const char *key, uint64_t *v)
 
 	if (strncmp(line, key, kl) != 0 || line[kl] != '=')
 		return false;
+	/* strtoull takes "-50" as 2^64 - 50: a sign or a blank is not a count */
+	if (line[kl + 1] < '0' || line[kl + 1] > '9')
+		return false;
 	errno = 0;
 	*v = strtoull(line + kl + 1, &end, 10);
 	return !errno && end != line + kl + 1 && (*end == '\n' || *end == '\0');
@@ -155,6 +158,15 @@ static void parse_counters(const char *p, struct dtl_lparcfg *cfg)
 	} else if (key_u64(p, "resource_group_active_processors", &v) && v < 1u << 20) {
 		cfg->rg_procs = (unsigned int)v;
 	}
+}
+
+const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec)
+{
+	if (have)
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
 }
 
 void dtl_sys__lpar_figs(const struct dtl_lparcfg *a, const struct dtl_lparcfg *b,
@@ -193,8 +205,9 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 		uint64_t v;
 
 		if (key_u64(p, "partition_entitled_capacity", &v)) {
-			cfg->entitlement = (double)v / 100.0;
-			cfg->have_ent = true;
+			/* 0 is no entitlement a shared partition can have: unknown, as absent */
+			cfg->entitlement = v && v <= DTL_LPARCFG_MAX_UNITS ? (double)v / 100.0 : 0;
+			cfg->have_ent = cfg->entitlement > 0;
 		} else if (key_u64(p, "shared_processor_mode", &v)) {
 			cfg->shared = v != 0;
 			cfg->have_mode = true;
@@ -203,12 +216,12 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 			cfg->donating = v != 0;
 		} else if (key_u64(p, "capped", &v)) {
 			cfg->capped = v != 0;
-		} else if (key_u64(p, "partition_active_processors", &v) && v < 1u << 20) {
-			cfg->active_vps = (unsigned int)v;
-			cfg->have_vps = true;
+		} else if (key_u64(p, "partition_active_processors", &v)) {
+			cfg->active_vps = v && v < 1u << 20 ? (unsigned int)v : 0;
+			cfg->have_vps = cfg->active_vps > 0;
 		} else if (key_u64(p, "pool_capacity", &v)) {
-			cfg->pool_capacity = (double)v / 100.0;
-			cfg->have_pool = true;
+			cfg->pool_capacity = v && v <= DTL_LPARCFG_MAX_UNITS ? (double)v / 100.0 : 0;
+			cfg->have_pool = cfg->pool_capacity > 0;
 		} else if (key_u64(p, "dispatches", &v)) {
 			cfg->dispatches = v;
 			cfg->have_dispatches = true;

@@ -13,6 +13,12 @@
 
 #include "cpuset.h"
 
+/*
+ * Processor units (hundredths) past which an entitlement or a pool is no
+ * machine's: a million processors. Past it, as at 0, the key is unknown.
+ */
+#define DTL_LPARCFG_MAX_UNITS 100000000ull
+
 struct dtl_lparcfg {
 	bool present;
 	bool shared;		/* shared_processor_mode=1 */
@@ -21,9 +27,9 @@ struct dtl_lparcfg {
 	bool capped;
 	bool have_ent, have_vps, have_pool, have_dispatches;
 	bool have_purr, have_tbr, have_pool_idle, have_weight, have_rg;
-	double entitlement;	/* processor units (partition_entitled_capacity / 100) */
-	unsigned int active_vps;
-	double pool_capacity;	/* processor units */
+	double entitlement;	/* processor units (partition_entitled_capacity / 100); > 0 if have_ent */
+	unsigned int active_vps;	/* > 0 if have_vps */
+	double pool_capacity;	/* processor units; > 0 if have_pool */
 	uint64_t dispatches;	/* sum of the threads' yield_count: two per cycle */
 	uint64_t purr;		/* sum of the threads' PURR */
 	uint64_t tbr;		/* the timebase when read */
@@ -32,6 +38,9 @@ struct dtl_lparcfg {
 	unsigned int weight;	/* capacity_weight (uncapped share) */
 	unsigned int rg_number, rg_procs;	/* resource group, on newer firmware */
 };
+
+/* v with prec decimals when have, else "-": an lparcfg key absent or out of range is unknown. */
+const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec);
 
 /* What lparstat shows, from two lparcfg reads; known says which (DTL_LPARF_*). */
 #define DTL_LPARF_PHYSC 1u

@@ -62,7 +62,7 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 {
 	const struct dtl_lparcfg *l = m->lparcfg;
 	const struct dtl_lpar_figs *f = m->lpar;
-	char weight[24] = "", rg[48] = "", a[24], b[24], c[24], d[24];
+	char weight[24] = "", rg[48] = "", a[24], b[24], c[24], d[24], e[24], v[24], p[24];
 
 	if (!l || !l->present)
 		return 0;
@@ -70,17 +70,19 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 		snprintf(weight, sizeof(weight), " weight %u", l->weight);
 	if (l->have_rg)
 		snprintf(rg, sizeof(rg), "  group %u (%u procs)", l->rg_number, l->rg_procs);
+	dtl_sys__fig(v, sizeof(v), l->have_vps, l->active_vps, 0);
 	if (l->have_mode && !l->shared) {
 		/* no pool, no cap: what lparstat shows of a dedicated partition */
-		snprintf(buf, len, "LPAR dedicated%s  procs %u  physc %s  disp/s %s",
-			 l->donating ? " donating" : "", l->active_vps,
+		snprintf(buf, len, "LPAR dedicated%s  procs %s  physc %s  disp/s %s",
+			 l->donating ? " donating" : "", v,
 			 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
 			 fig(d, sizeof(d), f, DTL_LPARF_DISP, f ? f->disp_per_s : 0, 0, ""));
 		return 1;
 	}
-	snprintf(buf, len, "LPAR ent %.2f  shared %s%s  VPs %u  pool %.2f%s  physc %s  entc %s  app %s  "
-		 "disp/s %s", l->entitlement,
-		 l->capped ? "capped" : "uncapped", weight, l->active_vps, l->pool_capacity, rg,
+	snprintf(buf, len, "LPAR ent %s  shared %s%s  VPs %s  pool %s%s  physc %s  entc %s  app %s  "
+		 "disp/s %s", dtl_sys__fig(e, sizeof(e), l->have_ent, l->entitlement, 2),
+		 l->capped ? "capped" : "uncapped", weight, v,
+		 dtl_sys__fig(p, sizeof(p), l->have_pool, l->pool_capacity, 2), rg,
 		 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
 		 fig(b, sizeof(b), f, DTL_LPARF_ENTC, f ? f->entc_pct : 0, 1, "%"),
 		 fig(c, sizeof(c), f, DTL_LPARF_APP, f ? f->app : 0, 2, ""),

@@ -117,14 +117,19 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		   const struct dtl_row *all, double wait, struct dtl_verdict *v)
 {
 	struct facts x;
-	char pool[64], also[160];
+	char pool[64], also[160], ent[24];
 
 	facts(cfg, f, all, wait, &x);
 	pool_clause(cfg, f, pool, sizeof(pool));
 	also_vps(cfg, &x, also, sizeof(also));
-	if (x.waits && x.held && (x.holds || (!x.holds_known && x.at_ent))) {
+	if (x.waits && x.held && x.entc_ok && (x.holds || (!x.holds_known && x.at_ent))) {
 		/* at the cap on average, or in the wheels its bursts pass it */
 		held(cfg, &x, pool, also, v);
+	} else if (x.waits && x.held && !x.entc_ok) {
+		/* the cap's rule without the entitlement it is measured against */
+		say(v, DTL_VERDICT_UNKNOWN, "why unknown: waits %.0f%%, %s, but lparcfg gives no "
+		    "entitlement (or none above 0): its cap or dispatch latency?", x.wait,
+		    cfg->capped ? "capped" : "uncapped with weight 0");
 	} else if (x.waits && !x.held && !x.below_ent && x.entc_ok &&
 		   ((x.holds && x.nearly_empty) || (!x.holds_known && x.empty))) {
 		/* held past its entitlement, with next to nothing idle in the pool */
@@ -137,9 +142,10 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		    "the pool's idle unknown: pool or latency? Turn on the HMC's \"allow performance "
 		    "information collection\".", x.wait, x.entc);
 	} else if (x.vps_busy) {
+		snprintf(ent, sizeof(ent), "%.2f", x.ent);
 		say(v, DTL_VERDICT_VPS, "limited by its virtual processors: uses %.2f of %u "
-		    "(entitlement %.2f); waits %.0f%%. Add virtual processors.", x.physc,
-		    cfg->active_vps, x.ent, x.wait);
+		    "(entitlement %s); waits %.0f%%. Add virtual processors.", x.physc,
+		    cfg->active_vps, x.ent_ok ? ent : "unknown", x.wait);
 	} else if (x.waits && x.below_ent && x.holds) {
 		say(v, DTL_VERDICT_LATENCY, "below its entitlement (entc %.0f%%), guaranteed per 10 "
 		    "ms wheel: its bursts pass a wheel's share and wait for the next (waits %.0f%%). A "
@@ -149,9 +155,13 @@ static void shared(const struct dtl_lparcfg *cfg, const struct dtl_lpar_figs *f,
 		    "guarantees: the waits (%.0f%% of wanted time) are dispatch latency. A larger "
 		    "entitlement per VP (fewer VPs) shortens it.", x.entc, x.wait);
 	} else if (x.waits) {
+		if (x.entc_ok)
+			snprintf(ent, sizeof(ent), "%.0f%%", x.entc);
+		else
+			snprintf(ent, sizeof(ent), "unknown");
 		say(v, DTL_VERDICT_LATENCY, "waits %.0f%% with no cap reached and %s (entc "
-		    "%.0f%%): dispatch latency. A larger entitlement per VP (fewer VPs) shortens it.",
-		    x.wait, pool, x.entc);
+		    "%s): dispatch latency. A larger entitlement per VP (fewer VPs) shortens it.",
+		    x.wait, pool, ent);
 	} else if (!x.held && x.ent_ok && x.physc > x.ent * DTL_VERDICT_BORROW) {
 		say(v, DTL_VERDICT_BORROWING, "not limited: borrowing %.2f above its entitlement "
 		    "(%.2f); %s. Nothing to do now; raise the entitlement if that must be "

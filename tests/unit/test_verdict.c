@@ -168,3 +168,56 @@ TEST(verdict_pool_clause_names_the_pool_only_where_its_size_is_known)
 	CHECK_CONTAINS(text, "the pool has 3.00 idle");
 	CHECK(strstr(text, " of 0 ") == NULL);
 }
+
+/*
+ * A rule reasons only from figures lparcfg gave: an entitlement, a VP count
+ * or a pool that is absent, 0, negative ("-50" is no count) or past any
+ * machine gives no verdict from the rule that needs it, and is never quoted
+ * as 0.00 or as 2^64 / 100.
+ */
+TEST(verdict_absent_zero_negative_or_huge_figures_give_no_verdict_from_their_rule)
+{
+	static const char *const no_ent[] = {
+		"", "partition_entitled_capacity=0\n", "partition_entitled_capacity=-50\n",
+		"partition_entitled_capacity= 50\n", "partition_entitled_capacity=18446744073709551615\n",
+	};
+	static const char *const no_vps[] = {
+		"partition_active_processors=0\n", "partition_active_processors=-1\n",
+		"partition_active_processors=4294967296\n",
+	};
+	char text[400], cfg[256];
+
+	for (size_t i = 0; i < sizeof(no_ent) / sizeof(no_ent[0]); i++) {
+		snprintf(cfg, sizeof(cfg), "shared_processor_mode=1\n%spartition_active_processors=8\n"
+			 "pool_capacity=3200\ncapped=0\n", no_ent[i]);
+		/* uncapped, using 0.5, not waiting: not "borrowing 0.50 above (0.00)" */
+		CHECK_EQ(judge(cfg, 0.5, 20.0, 3, text), DTL_VERDICT_FREE);
+		CHECK(strstr(text, "0.00") == NULL);
+		/* waiting: latency, with the entc it cannot know said as unknown */
+		CHECK_EQ(judge(cfg, 0.5, 20.0, 30, text), DTL_VERDICT_LATENCY);
+		CHECK_CONTAINS(text, "(entc unknown)");
+		/* capped and waiting: no cap rule without the entitlement it quotes */
+		snprintf(cfg, sizeof(cfg), "shared_processor_mode=1\n%spartition_active_processors=8\n"
+			 "pool_capacity=3200\ncapped=1\n", no_ent[i]);
+		CHECK_EQ(judge(cfg, 4.0, 20.0, 44, text), DTL_VERDICT_UNKNOWN);
+		CHECK_CONTAINS(text, "lparcfg gives no entitlement");
+		/* the VPs' rule still has its figures; the entitlement it quotes is unknown */
+		CHECK_EQ(judge(cfg, 7.8, 20.0, 5, text), DTL_VERDICT_VPS);
+		CHECK_CONTAINS(text, "(entitlement unknown)");
+	}
+	for (size_t i = 0; i < sizeof(no_vps) / sizeof(no_vps[0]); i++) {
+		snprintf(cfg, sizeof(cfg), "shared_processor_mode=1\npartition_entitled_capacity=40\n"
+			 "%spool_capacity=3200\ncapped=0\n", no_vps[i]);
+		CHECK(judge(cfg, 0.5, 20.0, 5, text) != DTL_VERDICT_VPS);
+		CHECK(strstr(text, " of 0") == NULL);
+	}
+	/* a negative or huge pool is no pool: its idle is quoted without "of N" */
+	CHECK_EQ(judge("shared_processor_mode=1\npartition_entitled_capacity=400\n"
+		       "partition_active_processors=8\npool_capacity=-3200\ncapped=1\n", 4.0, 3.0, 44,
+		       text), DTL_VERDICT_CAPPED);
+	CHECK_CONTAINS(text, "the pool has 3.00 idle");
+	CHECK_EQ(judge("shared_processor_mode=1\npartition_entitled_capacity=400\n"
+		       "partition_active_processors=8\npool_capacity=100000001\ncapped=0\n", 3.9, 0.0,
+		       30, text), DTL_VERDICT_LATENCY);
+	CHECK_CONTAINS(text, "the pool has 0.00 idle (entc 98%)");
+}

@@ -81,7 +81,7 @@ void rp_row_name(const struct rp *r, unsigned int k, char *buf, size_t len)
 
 static void facts(FILE *f, const struct rp *r)
 {
-	char a[64], b[64], d[32], mask[32];
+	char a[64], b[64], d[32], mask[32], ent[24], vps[24], pool[24];
 	const struct dtl_lparcfg *l = &r->lparcfg;
 
 	when(rp_t0(r), a, sizeof(a));
@@ -111,13 +111,15 @@ static void facts(FILE *f, const struct rp *r)
 	else
 		fprintf(f, "<tr><td>CPUs</td><td>%u (which are threads of one VP: unknown)</td></tr>\n",
 			r->nr_vcpus);
+	dtl_sys__fig(vps, sizeof(vps), l->have_vps, l->active_vps, 0);
 	if (l->present && l->have_mode && !l->shared)
-		fprintf(f, "<tr><td>Partition</td><td>dedicated%s, %u processors</td></tr>\n",
-			l->donating ? " donating" : "", l->active_vps);
+		fprintf(f, "<tr><td>Partition</td><td>dedicated%s, %s processors</td></tr>\n",
+			l->donating ? " donating" : "", vps);
 	else if (l->present)
-		fprintf(f, "<tr><td>Partition</td><td>shared %s, entitlement %.2f, %u VPs, pool %.2f"
-			"</td></tr>\n", l->capped ? "capped" : "uncapped", l->entitlement,
-			l->active_vps, l->pool_capacity);
+		fprintf(f, "<tr><td>Partition</td><td>shared %s, entitlement %s, %s VPs, pool %s"
+			"</td></tr>\n", l->capped ? "capped" : "uncapped",
+			dtl_sys__fig(ent, sizeof(ent), l->have_ent, l->entitlement, 2), vps,
+			dtl_sys__fig(pool, sizeof(pool), l->have_pool, l->pool_capacity, 2));
 	else
 		fputs("<tr><td>Partition</td><td>no lparcfg: entitlement, VPs and pool unknown"
 		      "</td></tr>\n", f);
