@@ -230,6 +230,51 @@ static void bench_whopays(void)
 	free(buf), free(chunks), free(sw), free(swoff);
 }
 
+/*
+ * Who pays against what a file names: the same number of switches naming
+ * 4096 cgroups alike up to their last bytes, or pids 8192 apart (one slot
+ * under a plain modulo), against one pid with no names, in the same run.
+ */
+static double switches_s(int kind)
+{
+	static char cg[DTL_TASKS_MAX][96];
+	double best = 1e9;
+
+	for (int i = 0; i < DTL_TASKS_MAX; i++)
+		snprintf(cg[i], sizeof(cg[i]), "/system.slice/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%05d", i);
+	for (int r = 0; r < 3; r++) {
+		struct dtl_tasks *t = dtl_tasks__new(1, DTL_DEFAULT_TB_FREQ);
+		uint64_t tb = 1;
+		double t0 = cpu_s();
+
+		for (int pass = 0; pass < 50; pass++)
+			for (int i = 0; i < DTL_TASKS_MAX - 2; i++) {
+				struct dtl_switch sw = { tb++, kind == 2 ? 8192 * (i + 1) : 42, NULL,
+							 kind == 1 ? cg[i] : kind == 3 ? cg[0] : NULL };
+
+				dtl_tasks__switch(t, 0, &sw);
+			}
+		t0 = cpu_s() - t0;
+		best = t0 < best ? t0 : best;
+		dtl_tasks__delete(t);
+	}
+	return best;
+}
+
+static void bench_whopays_names(void)
+{
+	double base = switches_s(0), names = switches_s(1), pids = switches_s(2);
+	double one = switches_s(3), n = 50.0 * (DTL_TASKS_MAX - 2);
+
+	printf("who pays, switches as a crafted file names them: %.0f switches, best of 3\n", n);
+	printf("  one pid          %8.1f ns/switch  (baseline for pids)\n", base / n * 1e9);
+	printf("  pids 8192 apart  %8.1f ns/switch  %6.2fx  (4094 tasks, one slot under a modulo)\n",
+	       pids / n * 1e9, pids / base);
+	printf("  one cgroup       %8.1f ns/switch  (baseline for names)\n", one / n * 1e9);
+	printf("  4094 cgroups     %8.1f ns/switch  %6.2fx  (alike up to their last bytes)\n",
+	       names / n * 1e9, names / one);
+}
+
 static void aux_cycles(unsigned int cpus, unsigned int per, int cycles, double *t_poll,
 		       double *t_copy, size_t *got);
 
@@ -1035,7 +1080,8 @@ int main(int argc, char **argv)
 			const char *name;
 			void (*fn)(void);
 		} one[] = { { "exposition", bench_exposition }, { "decode", bench_decode },
-			    { "whopays", bench_whopays }, { "sideband", bench_sideband },
+			    { "whopays", bench_whopays }, { "names", bench_whopays_names },
+			    { "sideband", bench_sideband },
 			    { "frame", bench_frame }, { "aux", bench_aux }, { "reopen", bench_reopen },
 			    { "record", bench_record } };
 
@@ -1052,7 +1098,7 @@ int main(int argc, char **argv)
 				one[i].fn();
 				return 0;
 			}
-		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, sideband, frame, aux, reopen, record, "
+		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, names, sideband, frame, aux, reopen, record, "
 			"report or idle\n", only);
 		return 2;
 	}
@@ -1088,6 +1134,7 @@ int main(int argc, char **argv)
 	printf("  ratio         %8.2fx\n", (double)kb_big / (double)kb_small);
 	bench_decode();
 	bench_whopays();
+	bench_whopays_names();
 	bench_sideband();
 	bench_frame();
 	bench_aux();

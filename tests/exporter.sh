@@ -302,6 +302,77 @@ done
 wait $slow
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
+# slow clients from 8 addresses, 16 each (every slot there is), trickling a header line every
+# second and connecting again when dropped: a request's headers have 5 s in all, so each is dropped
+# within 6 s, and a scrape from another address is answered within Prometheus' 10 s timeout
+sport=$(free_port)
+"$DTLTOP" --sim -d 0.3 -n 200 --listen "127.0.0.1:$sport" </dev/null >/dev/null 2>"$tmp/slow.err" &
+spid=$!
+for i in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$sport/" && break; sleep 0.1; done
+timeout -k 5 40 python3 - "$sport" >"$tmp/slow8.out" 2>&1 <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+def conn(a):
+    s = socket.socket()
+    s.bind((a, 0))
+    s.settimeout(1)
+    s.connect(("127.0.0.1", port))
+    s.settimeout(None)  # blocking: a MSG_DONTWAIT peek then says "nothing yet", not a timeout
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    return [s, a, time.monotonic()]
+socks, held = [], 0.0
+for k in range(8):
+    for i in range(16):
+        try:
+            socks.append(conn("127.0.0.%d" % (k + 2)))
+        except OSError:
+            pass
+print(len(socks), "connected")
+def closed(s):
+    try:
+        return s.recv(4096, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+start = time.monotonic()
+tick = 0
+while time.monotonic() < start + 16:
+    time.sleep(0.25)
+    tick += 1
+    for c in socks:
+        if closed(c[0]):
+            # dropped: how long it was held, then in again at once
+            held = max(held, time.monotonic() - c[2])
+            c[0].close()
+            try:
+                c[:] = conn(c[1])
+            except OSError:
+                c[2] = time.monotonic()
+        elif tick % 4 == 0:
+            try:
+                c[0].sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                pass
+for c in socks:
+    if not closed(c[0]):
+        held = max(held, time.monotonic() - c[2])
+print("longest held %.1f" % held)
+PY
+slow=$!
+sleep 3
+good=0
+for i in 1 2 3 4; do
+	[ "$(curl -s -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sport/metrics")" = 200 ] && good=$((good + 1))
+	sleep 2
+done
+[ $good = 4 ] && ok || fail "scrapes beside 8 x 16 trickling clients: $good of 4 answered in 10 s"
+wait $slow
+held=$(sed -n 's/^longest held //p' "$tmp/slow8.out")
+awk -v h="$held" 'BEGIN { exit !(h > 0 && h < 7) }' && ok ||
+	fail "a trickling request was held ${held:-?} s (want its headers cut off within 5 s in all): $(cat "$tmp/slow8.out")"
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
 # 7. between intervals an exporter sleeps (a second at a time at most), yet
 # SIGTERM ends it at once: every thread of it, scheduled, counts
 iport=$(free_port)

@@ -149,6 +149,9 @@ src/opts/table.c ^ #define ROTATE_MIN_BYTES 4e3 ^ #define ROTATE_MIN_BYTES 4096 
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
 src/view/model.c ^ dtl_sys__fig(e, sizeof(e), l->have_ent, ^ dtl_sys__fig(e, sizeof(e), true, ^ header: an absent entitlement shown as 0.00
+src/stats/task.c ^ size_t h = (size_t)((uint64_t)(uint32_t)sw->pid * t->key >> (64 - SLOT_BITS)); ^ size_t h = ((uint32_t)sw->pid * 2654435761u) % t->nslot; ^ who pays: pids 8192 apart share a slot
+src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
+src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever
 EOF
 	)
 fi

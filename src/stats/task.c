@@ -12,11 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "counts.h"
 
 #define NAME_LEN 128
 #define OTHER_PID INT32_MAX	/* the row of every task past DTL_TASKS_MAX */
+/* the pid and cgroup tables: twice the tasks they hold, a power of two */
+#define SLOT_BITS 13
+_Static_assert(1u << SLOT_BITS == 2 * DTL_TASKS_MAX, "two slots per task");
 
 struct task {
 	int32_t pid;
@@ -31,6 +36,7 @@ struct task {
 
 struct cgroup {
 	char name[NAME_LEN];
+	uint64_t hash;
 };
 
 struct cpuq {
@@ -51,6 +57,13 @@ struct dtl_tasks {
 	size_t nslot;
 	struct cgroup *cg;
 	size_t ncg;
+	int *cgslot;		/* cgroup hash: index + 1, 0 empty */
+	/*
+	 * Drawn at start: the pids and names a file or a guest chooses cannot be
+	 * made to share slots, so a switch costs the same whatever they are.
+	 */
+	uint64_t key, cgkey;
+	uint64_t probes;	/* slots looked at, for the tests' bound */
 	unsigned int mask;
 	double last_s, total_s;
 	uint64_t total_n;
@@ -73,7 +86,15 @@ struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
 	t->cpu = calloc(nr_cpus ? nr_cpus : 1, sizeof(*t->cpu));
 	t->slot = calloc(t->nslot, sizeof(*t->slot));
 	t->cg = calloc(DTL_TASKS_MAX + 1, sizeof(*t->cg));
-	if (!t->cpu || !t->slot || !t->cg) {
+	t->cgslot = calloc(t->nslot, sizeof(*t->cgslot));
+	if (getrandom(&t->key, sizeof(t->key), GRND_NONBLOCK) != sizeof(t->key) ||
+	    getrandom(&t->cgkey, sizeof(t->cgkey), GRND_NONBLOCK) != sizeof(t->cgkey)) {
+		/* no entropy yet (early boot): the clock and the heap differ from run to run */
+		t->key = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
+		t->cgkey = t->key * 0xbf58476d1ce4e5b9ull ^ (uintptr_t)t->cpu;
+	}
+	t->key |= 1;	/* multiply-shift wants an odd multiplier */
+	if (!t->cpu || !t->slot || !t->cg || !t->cgslot) {
 		dtl_tasks__delete(t);
 		return NULL;
 	}
@@ -94,21 +115,53 @@ void dtl_tasks__delete(struct dtl_tasks *t)
 	free(t->task);
 	free(t->slot);
 	free(t->cg);
+	free(t->cgslot);
 	free(t->cgrow);
 	free(t);
 }
 
+/* A name's first NAME_LEN - 1 bytes (what a row keeps), keyed; each step is a bijection. */
+static uint64_t name_hash(uint64_t key, const char *s)
+{
+	uint64_t h = key;
+	size_t i = 0;
+
+	while (i < NAME_LEN - 1 && s[i]) {
+		uint64_t w = 0;
+
+		for (int b = 0; b < 8 && i < NAME_LEN - 1 && s[i]; b++, i++)
+			w |= (uint64_t)(unsigned char)s[i] << (8 * b);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h ^= i;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
+}
+
 static int cgroup_of(struct dtl_tasks *t, const char *path)
 {
-	size_t i;
+	uint64_t hash = name_hash(t->cgkey, path);
+	size_t h = hash >> (64 - SLOT_BITS);
 
-	for (i = 0; i < t->ncg; i++)
-		if (strncmp(t->cg[i].name, path, sizeof(t->cg[i].name) - 1) == 0)
-			return (int)i;
+	for (; t->cgslot[h]; h = (h + 1) % t->nslot) {
+		const struct cgroup *g = &t->cg[t->cgslot[h] - 1];
+
+		t->probes++;
+		if (g->hash == hash && strncmp(g->name, path, sizeof(g->name) - 1) == 0)
+			return t->cgslot[h] - 1;
+	}
 	if (t->ncg >= DTL_TASKS_MAX)
 		return -1;
 	snprintf(t->cg[t->ncg].name, sizeof(t->cg[t->ncg].name), "%s", path);
-	return (int)t->ncg++;
+	t->cg[t->ncg].hash = hash;
+	t->cgslot[h] = (int)++t->ncg;
+	return (int)t->ncg - 1;
+}
+
+uint64_t dtl_tasks__probes(const struct dtl_tasks *t)
+{
+	return t->probes;
 }
 
 static void set_name(struct task *k, int32_t pid, const char *comm)
@@ -145,10 +198,11 @@ static struct task *grow(struct dtl_tasks *t)
 /* The task's index, made at first sight; past DTL_TASKS_MAX all share "other". */
 static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
 {
-	size_t h = ((uint32_t)sw->pid * 2654435761u) % t->nslot;
+	size_t h = (size_t)((uint64_t)(uint32_t)sw->pid * t->key >> (64 - SLOT_BITS));
 	struct task *k;
 
 	while (t->slot[h]) {
+		t->probes++;
 		k = &t->task[t->slot[h] - 1];
 		if (k->pid == sw->pid) {
 			if (sw->comm)	/* exec: the name changes, the figures stay */

@@ -51,6 +51,8 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned int mask);
 void dtl_tasks__reset_totals(struct dtl_tasks *t);
 
+/* Table slots looked at since the start: the tests bound it per switch. */
+uint64_t dtl_tasks__probes(const struct dtl_tasks *t);
 /* Whether any switch was ever fed: without, there is no task data to show. */
 bool dtl_tasks__known(const struct dtl_tasks *t);
 /* Rows of a grouping; row i fills *row (and its name, which lives as long as t). */

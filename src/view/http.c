@@ -104,8 +104,22 @@ bool dtl_http__accepts_om(const char *accept)
 #ifdef DTLTOP_HTTP
 #include <microhttpd.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <time.h>
 
 #include "../platform/signals.h"
+
+/*
+ * A connection, from its start (or its last answer's end) to its next
+ * answer: a request that has not come whole within HTTP_REQUEST_S is cut.
+ */
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	double since;		/* monotonic seconds */
+	bool answering;		/* the request came whole: an answer is queued */
+	bool cut;
+};
 
 struct dtl_http {
 	struct MHD_Daemon *d;
@@ -113,6 +127,12 @@ struct dtl_http {
 	struct MHD_Response *prom, *om;	/* NULL until the first interval has ended */
 	struct MHD_Response *index, *missing, *method, *early;
 	unsigned long scrapes;
+	/* the connections, for the reaper; conns_lock also orders a cut before the close */
+	pthread_mutex_t conns_lock;
+	pthread_cond_t wake;
+	struct conn *conns;
+	pthread_t reaper;
+	bool have_reaper, stopping;
 };
 
 static const char index_page[] =
@@ -139,6 +159,44 @@ static bool wants_om(struct MHD_Connection *c)
 	return accept && dtl_http__accepts_om(accept);
 }
 
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(
+		c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* The request came whole (answering), or its answer went and the next may come. */
+static void conn_mark(struct dtl_http *h, struct MHD_Connection *c, bool answering)
+{
+	struct conn *k = conn_of(c);
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&h->conns_lock);
+	k->answering = answering;
+	k->since = mono();
+	if (!answering)
+		pthread_cond_signal(&h->wake);	/* a new deadline */
+	pthread_mutex_unlock(&h->conns_lock);
+}
+
+static enum MHD_Result queue(struct dtl_http *h, struct MHD_Connection *c, unsigned int status,
+			     struct MHD_Response *r)
+{
+	conn_mark(h, c, true);
+	return MHD_queue_response(c, status, r);
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_len, void **state)
@@ -150,7 +208,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 
 	(void)version, (void)upload;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->method);
+		return queue(h, c, MHD_HTTP_METHOD_NOT_ALLOWED, h->method);
 	if (!*state || *upload_len) {	/* the headers' call, then any body, dropped */
 		*state = h;
 		*upload_len = 0;
@@ -169,7 +227,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		r = h->missing;
 		status = MHD_HTTP_NOT_FOUND;
 	}
-	ret = MHD_queue_response(c, status, r);	/* takes its own reference */
+	ret = queue(h, c, status, r);	/* takes its own reference */
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
@@ -241,12 +299,120 @@ static void responses_free(struct dtl_http *h)
 #define HTTP_MEMORY (32 * 1024)
 #define HTTP_IDLE_S 5
 /*
- * Clients that trickle a header line every few seconds never go idle: one
- * address may hold this many slots, so a slow or hostile peer cannot take
- * every slot from the scrapers (the man page: bind to localhost, or put a
- * proxy in front, for more).
+ * Clients that trickle a header line a second never go idle. One address
+ * may hold this many slots; and a request has HTTP_REQUEST_S in all to come
+ * whole, however it trickles, so clients from many addresses cannot hold
+ * every slot for longer: a scrape waiting in the listen queue is let in
+ * within that (Prometheus waits 10 s by default).
  */
 #define HTTP_PER_ADDRESS 16
+#define HTTP_REQUEST_S 5.0
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **ctx,
+			enum MHD_ConnectionNotificationCode code)
+{
+	struct dtl_http *h = cls;
+	struct conn *k = *ctx;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *i = MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		k = i ? calloc(1, sizeof(*k)) : NULL;
+		if (!k)
+			return;	/* out of memory: the idle timeout still applies */
+		k->fd = i->connect_fd;
+		k->since = mono();
+		pthread_mutex_lock(&h->conns_lock);
+		k->next = h->conns;
+		if (h->conns)
+			h->conns->prev = k;
+		h->conns = k;
+		pthread_cond_signal(&h->wake);	/* a new deadline */
+		pthread_mutex_unlock(&h->conns_lock);
+		*ctx = k;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && k) {
+		/* libmicrohttpd says so before it closes the socket: a cut never hits a reused fd */
+		pthread_mutex_lock(&h->conns_lock);
+		if (k->prev)
+			k->prev->next = k->next;
+		else
+			h->conns = k->next;
+		if (k->next)
+			k->next->prev = k->prev;
+		pthread_mutex_unlock(&h->conns_lock);
+		free(k);
+		*ctx = NULL;
+	}
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **state,
+			 enum MHD_RequestTerminationCode code)
+{
+	(void)state, (void)code;
+	conn_mark(cls, c, false);
+}
+
+/*
+ * Cuts what is overdue, then sleeps to the next deadline, or until a
+ * connection starts or waits for its next request: an exporter nobody
+ * scrapes never wakes for this. shutdown(), not close(): libmicrohttpd sees
+ * the end of the stream on its own thread and closes the connection as any
+ * other.
+ */
+static void *reap(void *arg)
+{
+	struct dtl_http *h = arg;
+
+	pthread_mutex_lock(&h->conns_lock);
+	while (!h->stopping) {
+		double now = mono(), next = 0;
+		struct timespec ts;
+
+		for (struct conn *k = h->conns; k; k = k->next) {
+			if (k->answering || k->cut)
+				continue;
+			if (now - k->since >= HTTP_REQUEST_S) {
+				shutdown(k->fd, SHUT_RDWR);
+				k->cut = true;
+			} else if (!next || k->since + HTTP_REQUEST_S < next) {
+				next = k->since + HTTP_REQUEST_S;
+			}
+		}
+		if (!next) {
+			pthread_cond_wait(&h->wake, &h->conns_lock);
+			continue;
+		}
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - (double)ts.tv_sec) * 1e9);
+		pthread_cond_timedwait(&h->wake, &h->conns_lock, &ts);
+	}
+	pthread_mutex_unlock(&h->conns_lock);
+	return NULL;
+}
+
+static void conns_init(struct dtl_http *h)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wake, &a);
+	pthread_condattr_destroy(&a);
+	pthread_mutex_init(&h->conns_lock, NULL);
+}
+
+static void reaper_stop(struct dtl_http *h)
+{
+	if (h->have_reaper) {
+		pthread_mutex_lock(&h->conns_lock);
+		h->stopping = true;
+		pthread_cond_signal(&h->wake);
+		pthread_mutex_unlock(&h->conns_lock);
+		pthread_join(h->reaper, NULL);
+		h->have_reaper = false;
+	}
+}
 
 struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
 {
@@ -258,6 +424,7 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 		return NULL;
 	}
 	pthread_mutex_init(&h->lock, NULL);
+	conns_init(h);
 	h->index = fixed(index_page, "text/html; charset=utf-8");
 	h->missing = fixed("not found: try /metrics\n", "text/plain; charset=utf-8");
 	h->method = fixed("only GET and HEAD\n", "text/plain; charset=utf-8");
@@ -277,16 +444,28 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)HTTP_IDLE_S,
 				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)HTTP_PER_ADDRESS,
+				MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
+				MHD_OPTION_NOTIFY_COMPLETED, request_done, h,
 				MHD_OPTION_END);
+	if (h->d)
+		h->have_reaper = pthread_create(&h->reaper, NULL, reap, h) == 0;
 	dtl_signals__restore(&old);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s (in use, or not this machine's address)",
 			 a->text);
 		goto fail;
 	}
+	if (!h->have_reaper) {
+		snprintf(err, errlen, "cannot start the exporter's request timer thread");
+		goto fail;
+	}
 	return h;
 fail:
+	if (h->d)
+		MHD_stop_daemon(h->d);
 	responses_free(h);
+	pthread_cond_destroy(&h->wake);
+	pthread_mutex_destroy(&h->conns_lock);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 	return NULL;
@@ -296,8 +475,11 @@ void dtl_http__stop(struct dtl_http *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->d);
+	reaper_stop(h);
+	MHD_stop_daemon(h->d);	/* each connection's close frees its struct conn */
 	responses_free(h);
+	pthread_cond_destroy(&h->wake);
+	pthread_mutex_destroy(&h->conns_lock);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
