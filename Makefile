@@ -116,11 +116,19 @@ build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
 	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
+# A recording whose task and cgroup names are hostile (tests/cli.sh plays it
+# through every output); committed, remade only when its generator changes.
+hostile-names: $(CORE) $(HDRS) tests/data/hostile-names.c
+	@mkdir -p build
+	$(CC) $(CFLAGS) -Isrc $(LIBPERF_CFLAGS) -o build/hostile-names tests/data/hostile-names.c $(CORE) $(CORE_LIBS)
+	rm -f tests/data/hostile-names.dtl
+	build/hostile-names tests/data/hostile-names.dtl
+
 # Groundwork for recording format 2 (issue 32): a recording's entries in several
 # layouts, bytes per entry and coding rates in one run (build/fmtstudy FILE.dtl).
-build/fmtstudy: bench/fmtstudy.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
+build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
+	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/dtl/name.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
 		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
 		-lzstd -lz -lm
 
@@ -418,6 +426,6 @@ patches-check:
 patches-boot: dtltop
 	scripts/patches.sh boot
 
-.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast verdict-check mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast verdict-check hostile-names mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dtl/aux.h"
+#include "dtl/name.h"
 #include "dtl/sideband.h"
 #include "platform/cpuset.h"
 #include "dtl/dtl.h"
@@ -241,6 +242,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(m.tb_freq && m.nr_cpus <= DTL_MAX_CPUS);
 		while (dtl_rec_reader__next(r, &ev) > 0) {
 			assert(ev.kind != DTL_REC_ENTRIES || ev.n * 48 <= DTL_REC_MAX_RAW);
+			/* names come out of a recording clean, whatever the file carries */
+			for (size_t i = 0; ev.kind == DTL_REC_SWITCHES && i < ev.n; i++)
+				assert((!ev.switches[i].comm || dtl_name__is_clean(ev.switches[i].comm)) &&
+				       (!ev.switches[i].cgroup ||
+					dtl_name__is_clean(ev.switches[i].cgroup)));
 			events++;
 		}
 		dtl_rec_reader__close(r);
@@ -364,7 +370,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
 		for (size_t i = 0; i < dtl_tasks__count(t, DTL_TASKS_BY_TASK); i++)
 			if (dtl_tasks__row(t, DTL_TASKS_BY_TASK, i, DTL_SPAN_TOTAL, &row) == 0) {
-				assert(row.name && row.name[0] && !strchr(row.name, '\n'));
+				assert(row.name && row.name[0] && dtl_name__is_clean(row.name));
 				charged += row.dispatches;
 			}
 		assert(charged + dtl_tasks__unattributed(t) == entries);
@@ -399,7 +405,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		assert(next <= head && (next > t || n == 0));
 		for (size_t i = 0; i < n; i++) {
-			assert(out[i].kind != DTL_SB_OTHER && strlen(out[i].comm) < 16);
+			assert(out[i].kind != DTL_SB_OTHER && strlen(out[i].comm) < 16 &&
+			       dtl_name__is_clean(out[i].comm));
 			assert(out[i].kind != DTL_SB_SWITCH || out[i].pid >= 0);
 		}
 		if (next == t)

@@ -465,4 +465,43 @@ expect_error "rotate 2e10G" "bad --rotate '2e10G'" --sim=vcpus=2 -b -n 1 -w "$tm
 expect_error "rotate 1e30G" "bad --rotate '1e30G'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30G
 expect_error "rotate 1e30d" "bad --rotate '1e30d'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30d
 
+# --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
+# backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
+# its strict parser
+hn=$(dirname "$0")/data/hostile-names.dtl
+names_ok() {  # FILE KIND: strict UTF-8, no control character but newline, parsed as KIND
+	python3 - "$1" "$2" <<'PY'
+import csv, io, json, re, sys
+raw = open(sys.argv[1], "rb").read()
+text = raw.decode("utf-8")              # strict: a byte that is not UTF-8 raises
+bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f]
+assert not bad, "control characters: %r" % bad[:5]
+kind = sys.argv[2]
+if kind == "json":
+    for line in text.splitlines():
+        if line.strip():
+            json.loads(line)
+elif kind == "csv":
+    rows = list(csv.reader(io.StringIO(text)))
+    assert len({len(r) for r in rows}) == 1, "ragged CSV"
+assert "/a?]0;pwn?/b??" in text or "ev?[31mil?" in text, "the cleaned names are missing"
+assert "/k\u00e4se.slice/\u20ac.service" in text or "caf\u00e9" in text, "valid UTF-8 was not kept"
+PY
+}
+for g in cgroup task; do
+	for f in text csv json influx; do
+		"$DTLTOP" --no-config -r "$hn" -b --group=$g --format=$f >"$tmp/hn.out" 2>"$tmp/hn.err" &&
+			names_ok "$tmp/hn.out" $f 2>>"$tmp/hn.err" && ok || fail "hostile names, --group=$g --format=$f: $(tail -2 "$tmp/hn.err")"
+	done
+done
+"$DTLTOP" --no-config -r "$hn" -b --format=prom >"$tmp/hn.prom" && names_ok "$tmp/hn.prom" prom && ok || fail "hostile names in the exposition"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmp/hn.prom" >"$tmp/hn.err" 2>&1 && ok || fail "promtool refuses the exposition: $(cat "$tmp/hn.err")"
+fi
+"$DTLTOP" --no-config -r "$hn" -b --report="$tmp/hn.html" >/dev/null && names_ok "$tmp/hn.html" html && ok ||
+	fail "hostile names in the report"
+# the simulator refuses such a cgroup, in one line that does not carry it raw
+expect_error "a --sim cgroup with ESC" "bad --sim task cgroup '/a?[31m'" --sim="tasks=db:1:/a$(printf '\033')[31m" -b -n 1
+expect_error "a --sim cgroup not UTF-8" "bad --sim task cgroup '/a??'" --sim="tasks=db:1:/a$(printf '\377\376')" -b -n 1
+
 finish

@@ -152,6 +152,11 @@ src/view/model.c ^ dtl_sys__fig(e, sizeof(e), l->have_ent, ^ dtl_sys__fig(e, siz
 src/stats/task.c ^ size_t h = (size_t)((uint64_t)(uint32_t)sw->pid * t->key >> (64 - SLOT_BITS)); ^ size_t h = ((uint32_t)sw->pid * 2654435761u) % t->nslot; ^ who pays: pids 8192 apart share a slot
 src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
 src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever
+src/dtl/name.c ^ (cp >= 0x80 && cp <= 0x9f) ^ (cp >= 0x80 && cp <= 0x80) ^ names: a C1 control (CSI) passes
+src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw
+src/platform/procs.c ^ \tdtl_name__clean(cgroup);\n ^  ^ live: a cgroup path from /proc read raw
+src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted
+src/view/text.c ^ dtl_name__fit(cell, sizeof(cell), dtl_row__label(r) ? dtl_row__label(r) : "",\n\t\t\t\t      idw); ^ snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, dtl_row__label(r) ? dtl_row__label(r) : ""); ^ text: a name cut inside a character
 EOF
 	)
 fi

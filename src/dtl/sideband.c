@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "aux.h"
+#include "name.h"
 
 #define REC_LOST 2
 #define REC_COMM 3
@@ -100,6 +101,7 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 		out->pid = (int32_t)le32(rec + 8);
 		memcpy(out->comm, rec + 16, body - 8 < sizeof(out->comm) ? body - 8 : sizeof(out->comm));
 		out->comm[sizeof(out->comm) - 1] = '\0';
+		dtl_name__clean(out->comm);
 		return 1;
 	case REC_EXIT:
 		if (body < 24)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dtl/hash.h"
 #include "../platform/cpuset.h"
 #include "grow.h"
 
@@ -65,11 +66,16 @@ struct dtl_pdtasks {
 	size_t ntl;
 	struct slot *map;
 	size_t mapcap, mapn;
+	uint64_t key;		/* the pid map's (dtl/hash.h) */
 };
 
 struct dtl_pdtasks *dtl_pdtasks__new(void)
 {
-	return calloc(1, sizeof(struct dtl_pdtasks));
+	struct dtl_pdtasks *t = calloc(1, sizeof(struct dtl_pdtasks));
+
+	if (t)
+		t->key = dtl_hash__key(t);
+	return t;
 }
 
 void dtl_pdtasks__free(struct dtl_pdtasks *t)
@@ -104,7 +110,7 @@ static struct slot *slot(struct dtl_pdtasks *t, int32_t pid)
 		for (size_t k = 0; k < t->mapcap; k++) {
 			if (t->map[k].pid < 0)
 				continue;
-			for (i = (uint32_t)t->map[k].pid * 2654435761u & (cap - 1); m[i].pid >= 0;
+			for (i = dtl_hash__pid(t->key, t->map[k].pid) & (cap - 1); m[i].pid >= 0;
 			     i = (i + 1) & (cap - 1))
 				;
 			m[i] = t->map[k];
@@ -113,7 +119,7 @@ static struct slot *slot(struct dtl_pdtasks *t, int32_t pid)
 		t->map = m;
 		t->mapcap = cap;
 	}
-	for (i = (uint32_t)pid * 2654435761u & (t->mapcap - 1); t->map[i].pid >= 0;
+	for (i = dtl_hash__pid(t->key, pid) & (t->mapcap - 1); t->map[i].pid >= 0;
 	     i = (i + 1) & (t->mapcap - 1))
 		if (t->map[i].pid == pid)
 			return &t->map[i];

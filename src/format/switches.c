@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "../dtl/name.h"
+
 static size_t clip(const char *s, size_t max)
 {
 	return s ? strnlen(s, max) : 0;
@@ -55,6 +57,7 @@ static const char *take(const uint8_t *p, size_t len, char *text, size_t cap, si
 	memcpy(s, p, len);
 	s[len] = '\0';
 	*used += len + 1;
+	dtl_name__clean(s);	/* a NUL inside ends it there */
 	return s;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../dtl/name.h"
 #include "sys.h"
 
 #define SLOTS 65536
@@ -97,6 +98,7 @@ bool dtl_procs__names(struct dtl_procs *p, int32_t pid, char *comm, char *cgroup
 	if (s->renamed) {
 		/* exec: the name is the record's; the cgroup stays what it was */
 		memcpy(comm, s->comm, sizeof(s->comm));
+		dtl_name__clean(comm);
 		s->renamed = false;
 		s->told = true;
 		return true;
@@ -107,6 +109,8 @@ bool dtl_procs__names(struct dtl_procs *p, int32_t pid, char *comm, char *cgroup
 	snprintf(rel, sizeof(rel), "proc/%d/cgroup", (int)pid);
 	if (dtl_sys__read(p->root, rel, text, sizeof(text)) > 0)
 		dtl_procs__parse_cgroup(text, cgroup, cglen);
+	dtl_name__clean(comm);
+	dtl_name__clean(cgroup);
 	s->told = true;
 	return true;
 }

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
+#include "../dtl/hash.h"
+#include "../dtl/name.h"
 #include "counts.h"
 
 #define NAME_LEN 128
@@ -87,13 +87,8 @@ struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
 	t->slot = calloc(t->nslot, sizeof(*t->slot));
 	t->cg = calloc(DTL_TASKS_MAX + 1, sizeof(*t->cg));
 	t->cgslot = calloc(t->nslot, sizeof(*t->cgslot));
-	if (getrandom(&t->key, sizeof(t->key), GRND_NONBLOCK) != sizeof(t->key) ||
-	    getrandom(&t->cgkey, sizeof(t->cgkey), GRND_NONBLOCK) != sizeof(t->cgkey)) {
-		/* no entropy yet (early boot): the clock and the heap differ from run to run */
-		t->key = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)t;
-		t->cgkey = t->key * 0xbf58476d1ce4e5b9ull ^ (uintptr_t)t->cpu;
-	}
-	t->key |= 1;	/* multiply-shift wants an odd multiplier */
+	t->key = dtl_hash__key(t);
+	t->cgkey = dtl_hash__key(t->cpu) * 0xbf58476d1ce4e5b9ull;
 	if (!t->cpu || !t->slot || !t->cg || !t->cgslot) {
 		dtl_tasks__delete(t);
 		return NULL;
@@ -173,10 +168,9 @@ static void set_name(struct task *k, int32_t pid, const char *comm)
 		snprintf(k->name, sizeof(k->name), "idle");
 		return;
 	}
-	/* a comm is the task's to choose: no control characters on a screen or in a file */
-	for (i = 0; comm && comm[i] && i < sizeof(clean) - 1; i++)
-		clean[i] = (unsigned char)comm[i] < 0x20 || comm[i] == 0x7f ? '?' : comm[i];
-	clean[i] = '\0';
+	/* the sources clean names as they come in; cut to 16 bytes, a character may split */
+	snprintf(clean, sizeof(clean), "%s", comm ? comm : "");
+	i = dtl_name__clean(clean);
 	snprintf(k->name, sizeof(k->name), "%s[%d]", i ? clean : "?", (int)pid);
 }
 
@@ -195,10 +189,15 @@ static struct task *grow(struct dtl_tasks *t)
 	return &t->task[t->ntask++];
 }
 
+static size_t pid_slot(uint64_t key, int32_t pid)
+{
+	return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS));
+}
+
 /* The task's index, made at first sight; past DTL_TASKS_MAX all share "other". */
 static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
 {
-	size_t h = (size_t)((uint64_t)(uint32_t)sw->pid * t->key >> (64 - SLOT_BITS));
+	size_t h = pid_slot(t->key, sw->pid);
 	struct task *k;
 
 	while (t->slot[h]) {
@@ -522,7 +521,7 @@ static long index_of(const struct dtl_tasks *t, int pid)
 
 	if (pid == OTHER_PID)
 		return t->ntask == DTL_TASKS_MAX ? DTL_TASKS_MAX - 1 : -1;
-	for (h = ((uint32_t)pid * 2654435761u) % t->nslot; t->slot[h]; h = (h + 1) % t->nslot)
+	for (h = pid_slot(t->key, pid); t->slot[h]; h = (h + 1) % t->nslot)
 		if (t->task[t->slot[h] - 1].pid == pid)
 			return t->slot[h] - 1;
 	return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../view/columns.h"
+#include "../dtl/name.h"
 #include "../view/judge.h"
 #include "pane.h"
 
@@ -129,7 +130,7 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char cell[64];
+	char cell[256];
 	int x = 0;
 
 	if (cursor) {
@@ -140,7 +141,7 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 		int attr = level_attr(t, dtl_judge__cell(&c[vis[i]], row));
 
 		if (c[vis[i]].kind == DTL_COL_CPU && row->name)	/* names read from the left */
-			snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, row->name);
+			dtl_name__fit(cell, sizeof(cell), row->name, idw);
 		else
 			dtl_judge__text(&c[vis[i]], row, cell, sizeof(cell));
 		attron(attr);

@@ -9,6 +9,7 @@
 
 #include "columns.h"
 #include "../dtl/dtl.h"
+#include "../dtl/name.h"
 
 /* Room for nr rows; -1 out of memory (the rows kept as they were). */
 static int reserve(struct dtl_table *t, size_t nr)
@@ -63,7 +64,7 @@ int dtl_table__id_width(const struct dtl_table *t, int max)
 	int w = dtl_cols(&n)[dtl_cols__find("cpu")].width;
 
 	for (size_t i = 0; t->group != DTL_ROW_CPU_VP && i < t->n; i++) {
-		int l = (int)strlen(dtl_row__label(&t->rows[i]));
+		int l = (int)dtl_name__chars(dtl_row__label(&t->rows[i]));
 
 		if (l > w)
 			w = l > max ? max : l;

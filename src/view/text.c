@@ -9,6 +9,7 @@
 #include "columns.h"
 #include "judge.h"
 #include "model.h"
+#include "../dtl/name.h"
 #include "table.h"
 #include "writer.h"
 
@@ -16,7 +17,7 @@ static void text_row(FILE *f, const struct dtl_row *r, int idw)
 {
 	size_t n;
 	const struct dtl_col *c = dtl_cols(&n);
-	char cell[64];
+	char cell[256];
 	bool first = true;
 
 	for (size_t i = 0; i < n; i++) {
@@ -24,8 +25,9 @@ static void text_row(FILE *f, const struct dtl_row *r, int idw)
 			continue;
 		if (c[i].kind == DTL_COL_CPU && idw > c[i].width) {
 			/* names read from the left, as ps shows a command */
-			fprintf(f, "%s%-*.*s", first ? "" : " ", idw, idw, dtl_row__label(r) ?
-				dtl_row__label(r) : "");
+			dtl_name__fit(cell, sizeof(cell), dtl_row__label(r) ? dtl_row__label(r) : "",
+				      idw);
+			fprintf(f, "%s%s", first ? "" : " ", cell);
 			first = false;
 			continue;
 		}

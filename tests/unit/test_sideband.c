@@ -131,6 +131,11 @@ TEST(sideband_comm_exit_lost_and_malformed)
 	n = rec(r, 3, 0, b, 24, 42, 77);
 	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
 	CHECK_EQ(strlen(e.comm), 15);
+	/* the task chooses its name (prctl): controls and bytes that are not UTF-8 come out as ? */
+	memcpy(b + 8, "ev\x1b[31m\xc2\x9bil\xff", 13);
+	n = rec(r, 3, 0, b, 24, 42, 77);
+	CHECK_EQ(dtl_sb__parse(r, n, ST, &e), 1);
+	CHECK_STR(e.comm, "ev?[31m??il?");
 	memset(b, 0, sizeof(b));
 	put32(b, 42);
 	n = rec(r, 4, 0, b, 24, 42, 80);
@@ -235,6 +240,15 @@ TEST(procs_names_once_again_after_exec_or_exit)
 	CHECK_STR(comm, "nginx");
 	CHECK_STR(cg, "/system.slice/nginx.service");
 	CHECK(!dtl_procs__names(p, 321, comm, cg, sizeof(cg)));	/* handed on already */
+	/* whoever may make a cgroup or set a comm chooses the bytes: cleaned as read */
+	fakeroot_puts(root, "proc/322/comm", "e\x1b]0;x\x07\n");
+	fakeroot_puts(root, "proc/322/cgroup", "0::/user.slice/c\xc2\x9b\xff.scope\n");
+	CHECK(dtl_procs__names(p, 322, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "e?]0;x?");
+	CHECK_STR(cg, "/user.slice/c???.scope");
+	dtl_procs__comm(p, 322, "r\x1bn");
+	CHECK(dtl_procs__names(p, 322, comm, cg, sizeof(cg)));
+	CHECK_STR(comm, "r?n");
 	CHECK(!dtl_procs__names(p, 0, comm, cg, sizeof(cg)));	/* idle has none */
 	dtl_procs__comm(p, 321, "nginx-worker");
 	CHECK(dtl_procs__names(p, 321, comm, cg, sizeof(cg)));

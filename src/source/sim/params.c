@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../dtl/name.h"
 #include "../../platform/cpuset.h"
 #include "internal.h"
 
@@ -270,6 +271,13 @@ static int parse_task(const char *v, size_t n, struct dtl_sim_task *k, char *err
 		} else if (f[0] == '/') {
 			if (strlen(f) >= sizeof(k->cgroup))
 				goto bad;
+			if (!dtl_name__is_clean(f)) {
+				/* said cleaned: the message must not carry what it refuses */
+				dtl_name__clean(f);
+				snprintf(err, errlen, "bad --sim task cgroup '%.80s' (a control character "
+					 "or bytes that are not UTF-8, shown as ?)", f);
+				return -1;
+			}
 			snprintf(k->cgroup, sizeof(k->cgroup), "%s", f);
 		} else if (strncmp(f, "cpu", 3) == 0) {
 			errno = 0;
@@ -289,8 +297,11 @@ static int parse_task(const char *v, size_t n, struct dtl_sim_task *k, char *err
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, errlen, "bad --sim task '%.*s' (want NAME[:WEIGHT][:/CGROUP][:cpuN], a name "
-		 "of up to 15 characters, a weight 0..1000)", (int)(n > 80 ? 80 : n), v);
+	memcpy(buf, v, n < sizeof(buf) ? n : sizeof(buf) - 1);
+	buf[n < sizeof(buf) ? n : sizeof(buf) - 1] = '\0';
+	dtl_name__clean(buf);
+	snprintf(err, errlen, "bad --sim task '%.80s' (want NAME[:WEIGHT][:/CGROUP][:cpuN], a name "
+		 "of up to 15 printable ASCII characters, a weight 0..1000)", buf);
 	return -1;
 }
 
