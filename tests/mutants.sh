@@ -157,6 +157,7 @@ src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ 
 src/platform/procs.c ^ \tdtl_name__clean(cgroup);\n ^  ^ live: a cgroup path from /proc read raw
 src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted
 src/view/text.c ^ dtl_name__fit(cell, sizeof(cell), dtl_row__label(r) ? dtl_row__label(r) : "",\n\t\t\t\t      idw); ^ snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, dtl_row__label(r) ? dtl_row__label(r) : ""); ^ text: a name cut inside a character
+src/view/report/payers.c ^ \t\t\twhile (((unsigned char)*tail & 0xc0) == 0x80)\t/* a character's start */\n\t\t\t\ttail++; ^  ^ report: a legend cut inside a character
 EOF
 	)
 fi

@@ -20,7 +20,16 @@ static const struct {
 	{ 43, "q\"uo\\te\n", "/sys\"tem.slice/x\\y\nz.service" },
 	{ 44, "\xe2\x82", "/\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80" },
 	{ 45, "caf\xc3\xa9", "/k\xc3\xa4se.slice/\xe2\x82\xac.service" },
+	/* past a text column's 40 characters, and its 40th byte inside a character */
+	{ 46, "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac",
+	  "/x\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+	  "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+	  "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+	  "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+	  "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+	  "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac" },
 };
+#define NTASKS (sizeof(tasks) / sizeof(tasks[0]))
 
 int main(int argc, char **argv)
 {
@@ -51,10 +60,10 @@ int main(int argc, char **argv)
 	}
 	for (int t = 0; t < 3; t++) {
 		for (unsigned int cpu = 0; cpu < 2; cpu++) {
-			struct dtl_switch sw[4];
-			uint8_t e[4][DTL_ENTRY_SIZE];
+			struct dtl_switch sw[NTASKS];
+			uint8_t e[NTASKS][DTL_ENTRY_SIZE];
 
-			for (int k = 0; k < 4; k++) {
+			for (size_t k = 0; k < NTASKS; k++) {
 				struct dtl_rec r = { 0 };
 
 				sw[k] = (struct dtl_switch){ tb + (uint64_t)k * 100000, tasks[k].pid,
@@ -68,8 +77,8 @@ int main(int argc, char **argv)
 				r.srr1 = 0x8000000000001033ull;
 				dtl_rec__encode(&r, e[k]);
 			}
-			if (dtl_rec_writer__switches(w, cpu, sw, 4) ||
-			    dtl_rec_writer__entries(w, cpu, e[0], 4, 0, 0))
+			if (dtl_rec_writer__switches(w, cpu, sw, NTASKS) ||
+			    dtl_rec_writer__entries(w, cpu, e[0], NTASKS, 0, 0))
 				return 1;
 		}
 		tb += DTL_DEFAULT_TB_FREQ;

@@ -113,8 +113,11 @@ static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const c
 		size_t l = strlen(nm);
 
 		if (l > LEGEND_W) {
-			const char *tail = nm + l - (LEGEND_W - 3), *slash = strchr(tail, '/');
+			const char *tail = nm + l - (LEGEND_W - 3), *slash;
 
+			while (((unsigned char)*tail & 0xc0) == 0x80)	/* a character's start */
+				tail++;
+			slash = strchr(tail, '/');
 			snprintf(label[k], sizeof(label[k]), "...%s", slash && slash[1] ? slash : tail);
 		} else
 			snprintf(label[k], sizeof(label[k]), "%s", nm);
