@@ -453,6 +453,34 @@ rot 30k || fail "--rotate 30k"
 rot 5s; rm "$tmp/rot.dtl.3"
 "$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>&1 >/dev/null | grep -q 'rot.dtl.3: No such file.*ends at .*rot.dtl.2' \
 	&& ok || fail "a hole in a rotated set went unsaid"
+# a run started again onto what an earlier run left numbers on after it, never "File exists",
+# under an identity of its own: with KEEP the earlier run's files go, and the set replays as
+# the new run's tail
+rot 5s,2 && rot2() { "$DTLTOP" --no-config --sim=vcpus=8,clock=virtual --seed 2 -b -n "$1" --csv \
+	-o "$tmp/rot2.csv" -w "$tmp/rot.dtl" --rotate "$2" 2>"$tmp/rot2.err"; }
+rot2 20 5s,2 && grep -q 'rot.dtl.4 and below are an earlier recording.s; this one begins at .*rot.dtl.5' "$tmp/rot2.err" \
+	&& ok || fail "a restart onto a KEEP set: rc $?: $(cat "$tmp/rot2.err")"
+[ "$(cd "$tmp" && ls rot.dtl.* | tr '\n' ' ')" = "rot.dtl.7 rot.dtl.8 " ] && ok || fail "restart, KEEP 2: $(ls "$tmp"/rot.dtl*)"
+{ head -1 "$tmp/rot2.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:00:10.999Z"' "$tmp/rot2.csv"; } >"$tmp/tail2.csv"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>"$tmp/rot.err" | cmp -s - "$tmp/tail2.csv" && [ ! -s "$tmp/rot.err" ] \
+	&& ok || fail "restart, KEEP 2: the set's replay is not the new run's tail: $(cat "$tmp/rot.err")"
+# without KEEP both runs stay: -r FILE plays the first and stops, naming where the second begins;
+# -r FILE.5 plays the second
+rot 5s && rot2 10 5s || fail "two runs onto one set"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>"$tmp/rot.err" | cmp -s - "$tmp/rot.csv" && ok ||
+	fail "two runs: -r FILE does not play the first run alone"
+grep -q 'rot.dtl.5: another recording (set [0-9a-f]* file 5, not set [0-9a-f]* file 5); the replay ends at .*rot.dtl.4' "$tmp/rot.err" \
+	&& ok || fail "two runs: the splice went unsaid: $(cat "$tmp/rot.err")"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl.5" -b --csv 2>"$tmp/rot.err" | cmp -s - "$tmp/rot2.csv" && [ ! -s "$tmp/rot.err" ] \
+	&& ok || fail "-r FILE.5 does not play the second run: $(cat "$tmp/rot.err")"
+# a member duplicated into the set is no continuation either
+rot 5s && cp "$tmp/rot.dtl.2" "$tmp/rot.dtl.5"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>&1 >/dev/null | grep -q 'rot.dtl.5: another recording (set [0-9a-f]* file 2, not' \
+	&& ok || fail "a duplicated member went unsaid"
+# files without an identity (before format 2.1): time going back ends the set
+rm -f "$tmp"/old.dtl*; cp "$(dirname "$0")/data/v1.3-sim.dtl" "$tmp/old.dtl.1"; cp "$tmp/old.dtl.1" "$tmp/old.dtl.2"
+"$DTLTOP" --no-config -r "$tmp/old.dtl" -b --csv 2>&1 >/dev/null | grep -q 'old.dtl.2: it begins before the file before it ended' \
+	&& ok || fail "an older set going back in time went unsaid"
 expect_error "rotate without -w" "--rotate needs -w FILE" --sim=vcpus=2 -b -n 1 --rotate 1h
 expect_error "rotate bad unit" "bad --rotate '5x'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 5x
 expect_error "rotate too small" "bad --rotate '1k'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1k

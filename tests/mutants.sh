@@ -158,6 +158,9 @@ src/platform/procs.c ^ \tdtl_name__clean(cgroup);\n ^  ^ live: a cgroup path fro
 src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted
 src/view/text.c ^ dtl_name__fit(cell, sizeof(cell), dtl_row__label(r) ? dtl_row__label(r) : "",\n\t\t\t\t      idw); ^ snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, dtl_row__label(r) ? dtl_row__label(r) : ""); ^ text: a name cut inside a character
 src/view/report/payers.c ^ \t\t\twhile (((unsigned char)*tail & 0xc0) == 0x80)\t/* a character's start */\n\t\t\t\ttail++; ^  ^ report: a legend cut inside a character
+src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set
+src/source/replay.c ^ else if (p->tb && m->start_tb && m->start_tb < p->tb) ^ else if (0) ^ replay: an older set going back in time spliced
+src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files
 EOF
 	)
 fi

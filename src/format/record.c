@@ -301,6 +301,9 @@ static void meta_text(const struct dtl_rec_meta *meta, char *buf, size_t len)
 	}
 	if (m->core_threads && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "core_threads=%u\n", m->core_threads);
+	if (m->set_id && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "set_id=%016" PRIx64 "\nset_seq=%u\n",
+					m->set_id, m->set_seq);
 	free(cpus);
 	/* lparcfg verbatim, one "lparcfg.key=value" per line. */
 	for (const char *p = m->lparcfg; *p && off < len;) {
@@ -670,6 +673,10 @@ static void parse_meta(char *text, struct dtl_rec_meta *m)
 			dtl_cpuset__parse(&m->cpus, v, err, sizeof(err));
 		else if (!strcmp(line, "core_threads") && strtoul(v, NULL, 10) <= 64)
 			m->core_threads = (unsigned int)strtoul(v, NULL, 10);
+		else if (!strcmp(line, "set_id"))
+			m->set_id = strtoull(v, NULL, 16);
+		else if (!strcmp(line, "set_seq"))
+			m->set_seq = (unsigned int)strtoul(v, NULL, 10);
 		else if (!strcmp(line, "siblings"))
 			dtl_topo__parse(&m->topo, v, err, sizeof(err));	/* bad: unknown */
 		else if (!strncmp(line, "lparcfg.", 8) && lp < sizeof(m->lparcfg))

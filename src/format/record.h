@@ -21,7 +21,7 @@
 #include "../platform/topo.h"
 
 #define DTL_REC_MAJOR 2		/* written; every major from 1 read */
-#define DTL_REC_MINOR 0
+#define DTL_REC_MINOR 1
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
 
@@ -42,6 +42,13 @@ struct dtl_rec_meta {
 	unsigned int core_threads;	/* threads of a physical core; 0 if not said (1.2) */
 	char lparcfg[4096];		/* /proc/powerpc/lparcfg at start, verbatim */
 	unsigned int major, minor;	/* of the file read */
+	/*
+	 * A rotated set's identity (2.1): drawn once per run, and this file's N
+	 * in FILE.N. A reader goes on to FILE.N+1 only where it carries the same
+	 * id and N + 1. 0: not said (a single file, or an older writer).
+	 */
+	uint64_t set_id;
+	unsigned int set_seq;
 };
 
 enum dtl_rec_kind {

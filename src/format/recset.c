@@ -17,8 +17,8 @@ void dtl_rec_set__path(const char *base, unsigned int n, char *buf, size_t len)
 	snprintf(buf, len, "%s.%u", base, n);
 }
 
-/* The lowest N above `above` with base.N present (false: none). */
-static bool scan(const char *base, unsigned int above, unsigned int *lowest)
+/* The lowest (or with highest, the highest) N above `above` with base.N present. */
+static bool scan(const char *base, unsigned int above, bool highest, unsigned int *found_n)
 {
 	const char *slash = strrchr(base, '/'), *name = slash ? slash + 1 : base;
 	size_t nl = strlen(name);
@@ -47,8 +47,8 @@ static bool scan(const char *base, unsigned int above, unsigned int *lowest)
 		n = strtoul(e->d_name + nl + 1, &end, 10);
 		if (errno || *end || n > 4000000000ul || n <= above)
 			continue;
-		if (!found || n < *lowest)
-			*lowest = (unsigned int)n;
+		if (!found || (highest ? n > *found_n : n < *found_n))
+			*found_n = (unsigned int)n;
 		found = true;
 	}
 	closedir(d);
@@ -61,10 +61,34 @@ bool dtl_rec_set__find(const char *base, unsigned int *first)
 
 	if (stat(base, &st) == 0 || errno != ENOENT)
 		return false;
-	return scan(base, 0, first);
+	return scan(base, 0, false, first);
 }
 
 bool dtl_rec_set__after(const char *base, unsigned int n, unsigned int *next)
 {
-	return scan(base, n, next);
+	return scan(base, n, false, next);
+}
+
+unsigned int dtl_rec_set__highest(const char *base)
+{
+	unsigned int n = 0;
+
+	return scan(base, 0, true, &n) ? n : 0;
+}
+
+bool dtl_rec_set__member(const char *path, char *base, size_t len, unsigned int *n)
+{
+	const char *dot = strrchr(path, '.');
+	char *end;
+	unsigned long v;
+
+	if (!dot || dot == path || dot[1] < '1' || dot[1] > '9' || (size_t)(dot - path) >= len)
+		return false;
+	errno = 0;
+	v = strtoul(dot + 1, &end, 10);
+	if (errno || *end || v > 4000000000ul)
+		return false;
+	snprintf(base, len, "%.*s", (int)(dot - path), path);
+	*n = (unsigned int)v;
+	return true;
 }

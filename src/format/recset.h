@@ -16,5 +16,9 @@ void dtl_rec_set__path(const char *base, unsigned int n, char *buf, size_t len);
 bool dtl_rec_set__find(const char *base, unsigned int *first);
 /* Whether a base.M with M > n is present: the lowest such M into *next. */
 bool dtl_rec_set__after(const char *base, unsigned int n, unsigned int *next);
+/* The highest N with base.N present, or 0: a new set numbers on from it. */
+unsigned int dtl_rec_set__highest(const char *base);
+/* Whether path is "BASE.N" (N from 1): BASE into base, N into *n. */
+bool dtl_rec_set__member(const char *path, char *base, size_t len, unsigned int *n);
 
 #endif

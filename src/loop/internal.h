@@ -36,6 +36,8 @@ struct dtl_loop {
 	double rec_file_s;	/* of them, in the file being written (--rotate) */
 	uint64_t rec_bytes_done;	/* bytes of the files --rotate closed */
 	unsigned int rec_seq;	/* --rotate: the N of FILE.N being written */
+	unsigned int rec_first_seq;	/* this run's first N: after what an earlier run left */
+	uint64_t rec_set_id;	/* this run's set identity, in every FILE.N it writes */
 	char rec_rate[80];
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	int exit_code;

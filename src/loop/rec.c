@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../dtl/hash.h"
 #include "../format/recset.h"
 #include "../version.h"
 #include "internal.h"
@@ -19,6 +20,27 @@ static void rec_path(const struct dtl_loop *l, unsigned int seq, char *buf, size
 		dtl_rec_set__path(l->o.write, seq, buf, len);
 	else
 		snprintf(buf, len, "%s", l->o.write);
+}
+
+/*
+ * A run's first file. Rotating, it numbers on after what an earlier run
+ * left (never "File exists", never a file of that run overwritten), under
+ * an identity of its own, so a replay never splices the two runs.
+ */
+static void rec_set_start(struct dtl_loop *l)
+{
+	unsigned int high = 0;
+
+	if (l->o.rotate_bytes || l->o.rotate_s) {
+		high = dtl_rec_set__highest(l->o.write);
+		do
+			l->rec_set_id = dtl_hash__key(l);
+		while (!l->rec_set_id);
+		if (high && !loop_interactive(l))
+			fprintf(stderr, "dtltop: %s.%u and below are an earlier recording's; this one "
+				"begins at %s.%u\n", l->o.write, high, l->o.write, high + 1);
+	}
+	l->rec_seq = l->rec_first_seq = high + 1;
 }
 
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
@@ -50,7 +72,11 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		m.lparcfg[0] = '\0';
 	l->recorded_cpus = m.cpus;
 	if (!l->rec_seq)
-		l->rec_seq = 1;
+		rec_set_start(l);
+	if (l->o.rotate_bytes || l->o.rotate_s) {
+		m.set_id = l->rec_set_id;
+		m.set_seq = l->rec_seq;
+	}
 	rec_path(l, l->rec_seq, path, sizeof(path));
 	l->rec = dtl_rec_writer__open(path, &m, err, errlen);
 	l->rec_file_s = 0;
@@ -61,7 +87,8 @@ void loop_rec_drop_empty(struct dtl_loop *l)
 {
 	char path[4200];
 
-	if ((l->o.rotate_bytes || l->o.rotate_s) && l->rec_seq > 1 && l->rec_file_s <= 0) {
+	if ((l->o.rotate_bytes || l->o.rotate_s) && l->rec_seq > l->rec_first_seq &&
+	    l->rec_file_s <= 0) {
 		rec_path(l, l->rec_seq, path, sizeof(path));
 		unlink(path);
 	}

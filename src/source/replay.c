@@ -48,6 +48,7 @@ struct replay {
 	bool set;
 	char base[4096];
 	unsigned int first, seq;
+	uint64_t set_id;		/* the file being read's set identity, 0 none */
 };
 
 /*
@@ -285,6 +286,15 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	}
 	src->priv = p;
 	p->group = 1;
+	p->set_id = p->meta.set_id;
+	/* -r FILE.N, a member of a set: from there on, as -r FILE from its first */
+	if (!p->set && p->meta.set_id && !p->pipe &&
+	    dtl_rec_set__member(o->replay, p->base, sizeof(p->base), &p->first) &&
+	    p->first == p->meta.set_seq) {
+		p->set = true;
+		p->seq = p->first;
+		snprintf(p->name, sizeof(p->name), "%.4000s", o->replay);
+	}
 	/*
 	 * -d re-aggregates: a multiple of the recorded interval shows that many
 	 * at once, as sar -f and atop -r do. (A perf.data was cut to -d already.)
@@ -345,6 +355,29 @@ static int replay_poll(struct dtl_source *src, int timeout_ms)
 }
 
 /*
+ * Whether m, the meta of FILE.N+1, continues FILE.N: the same partition, the
+ * same run (its identity, where both files carry one), and time going on
+ * from where FILE.N ended. Else why not, in err.
+ */
+static bool continues(const struct replay *p, const struct dtl_rec_meta *m, char *err,
+		      size_t errlen)
+{
+	if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq)
+		snprintf(err, errlen, "not the partition of the files before it");
+	else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1))
+		snprintf(err, errlen, "another recording (set %016llx file %u, not set %016llx file "
+			 "%u)", (unsigned long long)m->set_id, m->set_seq,
+			 (unsigned long long)p->set_id, p->seq + 1);
+	else if (p->tb && m->start_tb && m->start_tb < p->tb)
+		snprintf(err, errlen, "it begins before the file before it ended (timebase %llu, "
+			 "not %llu or later)", (unsigned long long)m->start_tb,
+			 (unsigned long long)p->tb);
+	else
+		return true;
+	return false;
+}
+
+/*
  * The next file of a rotated set, where this one ended whole: it begins
  * where this one ended, with the CPUs online then. False at the set's end,
  * or where the next is not of the same partition (the warning says so).
@@ -373,10 +406,9 @@ static bool next_file(struct dtl_source *src)
 		return false;
 	}
 	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
-	if (!r || m.nr_cpus != p->meta.nr_cpus || m.tb_freq != p->meta.tb_freq) {
-		snprintf(p->import_warning, sizeof(p->import_warning), "%.900s: %.500s; the set's "
-			 "replay ends before it", path, r ? "not the partition of the files before it" :
-			 err);
+	if (!r || !continues(p, &m, err, sizeof(err))) {
+		snprintf(p->import_warning, sizeof(p->import_warning), "%.600s: %.300s; the replay "
+			 "ends at %.600s", path, err, p->name);
 		dtl_rec_reader__close(r);
 		fclose(f);
 		return false;
@@ -389,6 +421,7 @@ static bool next_file(struct dtl_source *src)
 	p->r = r;
 	p->f = f;
 	p->seq++;
+	p->set_id = m.set_id;
 	snprintf(p->name, sizeof(p->name), "%.4000s", path);
 	src->cpus = m.cpus;
 	if (p->have_filter)

@@ -10,6 +10,7 @@
 
 #include "dtl/dtl.h"
 #include "format/record.h"
+#include "format/recset.h"
 #include "source/source.h"
 #include "fakeroot.h"
 
@@ -552,7 +553,8 @@ TEST(recording_long_interval_keeps_each_chunk_within_its_bound)
 }
 
 /* One member of a rotated set: an interval of 10 entries on CPU 1. */
-static void write_member(const char *base, unsigned int seq, uint64_t tb_freq, uint64_t tb0)
+static void write_member_id(const char *base, unsigned int seq, uint64_t tb_freq, uint64_t tb0,
+			    uint64_t set_id, unsigned int set_seq)
 {
 	struct dtl_rec_meta m;
 	struct dtl_rec_writer *w;
@@ -563,6 +565,8 @@ static void write_member(const char *base, unsigned int seq, uint64_t tb_freq, u
 	meta(&m);
 	m.tb_freq = tb_freq;
 	m.start_tb = tb0;
+	m.set_id = set_id;
+	m.set_seq = set_seq;
 	w = dtl_rec_writer__open(name, &m, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -571,6 +575,11 @@ static void write_member(const char *base, unsigned int seq, uint64_t tb_freq, u
 	CHECK_EQ(dtl_rec_writer__entries(w, 1, buf, 10, 0, 0), 0);
 	CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + 500000000ull, 0.5, tb0 + 20000), 0);
 	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+}
+
+static void write_member(const char *base, unsigned int seq, uint64_t tb_freq, uint64_t tb0)
+{
+	write_member_id(base, seq, tb_freq, tb0, 0, 0);
 }
 
 /* Entries a replay of the set at base hands out, and its closing warning. */
@@ -617,5 +626,74 @@ TEST(recording_set_ends_at_a_member_of_another_partition)
 	write_member(base, 2, 1000000000, 4242 + 20000);
 	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
 	CHECK_CONTAINS(warn, "mixed.dtl.2: not the partition of the files before it");
+	fakeroot_free(root);
+}
+
+/*
+ * A set goes on to FILE.N+1 only where it continues FILE.N: the same run's
+ * identity and number, and time not going back; -r FILE.N starts there.
+ */
+TEST(recording_set_never_splices_two_runs)
+{
+	const char *root = fakeroot_new();
+	char base[256], warn[2048], name[300];
+	struct dtl_rec_meta m;
+	struct dtl_rec_reader *r;
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(base, sizeof(base), "%s/a.dtl", root);
+	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
+	write_member_id(base, 2, 512000000, 4242 + 20000, 0x77, 2);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 20);
+	CHECK_STR(warn, "");
+	/* the identity comes back */
+	snprintf(name, sizeof(name), "%s.2", base);
+	f = fopen(name, "rb");
+	r = dtl_rec_reader__open(f, name, &m, warn, sizeof(warn));
+	CHECK(r != NULL);
+	CHECK_EQ(m.set_id, 0x77);
+	CHECK_EQ(m.set_seq, 2);
+	dtl_rec_reader__close(r);
+	fclose(f);
+	/* -r FILE.2: the set from there */
+	CHECK_EQ(replay_set(name, warn, sizeof(warn)), 10);
+	CHECK_STR(warn, "");
+	/* another run's file, even one that would continue in time */
+	snprintf(base, sizeof(base), "%s/b.dtl", root);
+	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
+	write_member_id(base, 2, 512000000, 4242 + 20000, 0x78, 2);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+	CHECK_CONTAINS(warn, "b.dtl.2: another recording (set 0000000000000078 file 2, not set "
+		       "0000000000000077 file 2)");
+	/* the same run's file 3 copied in as 2, and a file with no identity after one with */
+	snprintf(base, sizeof(base), "%s/c.dtl", root);
+	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
+	write_member_id(base, 2, 512000000, 4242 + 20000, 0x77, 3);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+	CHECK_CONTAINS(warn, "c.dtl.2: another recording");
+	snprintf(base, sizeof(base), "%s/d.dtl", root);
+	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
+	write_member(base, 2, 512000000, 4242 + 20000);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+	CHECK_CONTAINS(warn, "d.dtl.2: another recording");
+	/* no identities (an older writer): time going back ends it */
+	snprintf(base, sizeof(base), "%s/e.dtl", root);
+	write_member(base, 1, 512000000, 4242);
+	write_member(base, 2, 512000000, 4242 + 19999);
+	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+	CHECK_CONTAINS(warn, "e.dtl.2: it begins before the file before it ended (timebase 24241, "
+		       "not 24242 or later)");
+	/* the numbering a restart goes on from, and what names a member */
+	CHECK_EQ(dtl_rec_set__highest(base), 2);
+	snprintf(name, sizeof(name), "%s/none.dtl", root);
+	CHECK_EQ(dtl_rec_set__highest(name), 0);
+	CHECK(dtl_rec_set__member("x/rec.dtl.12", name, sizeof(name), &n));
+	CHECK_STR(name, "x/rec.dtl");
+	CHECK_EQ(n, 12);
+	CHECK(!dtl_rec_set__member("rec.dtl", name, sizeof(name), &n));
+	CHECK(!dtl_rec_set__member("rec.0", name, sizeof(name), &n));
+	CHECK(!dtl_rec_set__member("rec.1x", name, sizeof(name), &n));
+	CHECK(!dtl_rec_set__member(".5", name, sizeof(name), &n));
 	fakeroot_free(root);
 }
