@@ -267,3 +267,33 @@ TEST(pdtasks_a_name_given_only_later_names_the_earlier_switches)
 	CHECK(out[1].comm == NULL);
 	dtl_pdtasks__free(t);
 }
+
+/* A perf.data's comm records are the task's to choose: they come out cleaned. */
+TEST(perfdata_comm_names_come_out_clean)
+{
+	struct pd_gen *g = pd_gen__new();
+	uint8_t chunk[48 * 2], *buf;
+	struct got *got = calloc(1, sizeof(*got));
+	size_t len;
+
+	pd_gen__comm(g, 0, 0, 100, "ev\x1b[31m\xc2\x9b\xff");
+	pd_gen__auxtrace_info(g, 7);
+	pd_gen__switch(g, 0, 100000000, 0, 100, 0);
+	pd_gen__boottb(chunk, BOOT_TB, TB_FREQ);
+	{
+		struct dtl_rec r = { 0 };
+
+		r.timebase = BOOT_TB + TB_FREQ / 2;
+		r.dispatch_reason = 1;
+		r.preempt_reason = 4;
+		dtl_rec__encode(&r, chunk + 48);
+	}
+	pd_gen__auxtrace(g, 0, 0, chunk, sizeof(chunk));
+	buf = pd_gen__finish(g, 0, &len);
+	import(buf, len, got);
+	CHECK_EQ(got->rc, 0);
+	CHECK_EQ(got->n, 1);
+	CHECK_STR(got->comm[0], "ev?[31m???");
+	free(buf);
+	free(got);
+}
