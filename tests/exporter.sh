@@ -337,7 +337,7 @@ def closed(s):
         return True
 start = time.monotonic()
 tick = 0
-while time.monotonic() < start + 12:
+while time.monotonic() < start + 15:
     time.sleep(0.25)
     tick += 1
     for c in socks:
