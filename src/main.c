@@ -42,7 +42,7 @@ static int run_report(struct dtl_loop *l, const struct dtl_opts *o)
 static int run_tui(struct dtl_loop *l, const struct dtl_opts *o)
 {
 	struct dtl_tui *tui = dtl_tui__new(!o->no_color && !getenv("NO_COLOR"), o->sort_col,
-					   o->sort_reverse);
+					   o->sort_reverse, o->sort != NULL);
 	char err[256];
 	int rc;
 

@@ -161,6 +161,8 @@ src/view/report/payers.c ^ \t\t\twhile (((unsigned char)*tail & 0xc0) == 0x80)\t
 src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set
 src/source/replay.c ^ else if (p->tb && m->start_tb && m->start_tb < p->tb) ^ else if (0) ^ replay: an older set going back in time spliced
 src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files
+src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order
+src/tui/tui.c ^ int steal = dtl_cols__find(payers ? "steal_us" : "steal_pct"); ^ int steal = dtl_cols__find("steal_pct"); ^ who pays: P sorts payers by a share, not seconds
 EOF
 	)
 fi

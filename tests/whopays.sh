@@ -124,6 +124,14 @@ keys v; expect '^ +\*?VP +DISP' "v: no VP rows"
 expect 'v: per task' "the status does not say v goes to tasks"
 keys v; expect '^\*?TASK +DISP' "v: no task rows"
 expect '^db\[1000\] ' "task rows lack db[1000]"
+# entered with v and no sort chosen: the payers by the seconds they paid, the most first
+expect '^TASK +DISP.* \*STEAL ' "v into tasks does not sort by the seconds paid"
+expect 'of [0-9]+ tasks above 50% steal' "the header's summary does not count tasks"
+steal_order() { screen | awk '/^\*?TASK +DISP/ { for (i = 1; i <= NF; i++) if ($i ~ /^\*?STEAL$/) k = i; on = 1; next }
+	on && /^all / { exit } on && NF > 5 { v = $k; m = v ~ /us$/ ? 1e-6 : v ~ /ms$/ ? 1e-3 : 1; sub(/[a-z]+$/, "", v)
+	print v * m }'; }
+o=$(steal_order); [ -n "$o" ] && [ "$o" = "$(sort -gr <<<"$o")" ] && ok || fail "task rows not in steal order: $(echo $o)"
+
 # Enter on a process: what it paid, why, and where in the (simulated) kernel it was hit
 keys Down Enter; expect '^Who pays: process ' "Enter on a task row: no payer pane"
 expect '^  (copy_page|__memcpy_power7|tcp_sendmsg|ext4_file_write_iter|_raw_spin_lock|clear_user_page|memset) ' \
@@ -135,6 +143,14 @@ expect 'v: per CPU' "the status does not say where v goes"
 keys Enter; expect '^Who pays: cgroup ' "Enter on a cgroup row: no payer pane"
 keys Escape
 keys v; expect '^ +\*?CPU +DISP' "v: not back to CPUs"
+expect '^ +\*CPU +DISP' "back in the CPU view, no sort chosen: not by number"
+# P in the task view: seconds, then pid order; a sort chosen stays through v
+keys v v; expect '^\*?TASK +DISP' "v v: no task rows"
+expect '^TASK +DISP.* \*STEAL ' "v into tasks again: not by seconds"
+keys P; expect '^\*TASK +DISP' "P on the seconds does not go back to pid order"
+keys P; expect '^TASK +DISP.* \*STEAL ' "P in the task view does not sort by seconds"
+keys v v; expect '^ +\*?CPU +DISP' "v v: not back to CPUs"
+expect '^ +CPU +DISP.* \*STEAL ' "a sort chosen with P did not stay"
 keys q
 
 # --- a replay with task data: going back (b, T) shows the task rows of the interval gone

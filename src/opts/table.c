@@ -162,6 +162,13 @@ static int set_sort(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 	int col;
 	bool reverse;
 
+	if (strcmp(a, "auto") == 0) {
+		/* each grouping's own: CPUs by number, payers by the seconds paid */
+		o->sort = NULL;
+		o->sort_col = dtl_cols__find("cpu");
+		o->sort_reverse = false;
+		return 0;
+	}
 	if (dtl_table__sort_parse(a, &col, &reverse) || strcmp(name, "timestamp") == 0) {
 		snprintf(err, errlen, "bad --sort field '%s' (a heading or a CSV field, see "
 			 "--list-fields)", a);
@@ -407,8 +414,9 @@ static const struct opt opts[] = {
 	  PARSE(set_output), NULL },
 	{ "report", 0, REQ, "FILE", NULL, "at the end, write FILE: one HTML page of charts of the "
 	  "whole run or replay", PARSE(set_report), NULL },
-	{ "sort", 's', REQ, "[+-]FIELD", NULL, "sort by a heading or CSV field: -FIELD descending, +FIELD "
-	  "ascending, as ps",
+	{ "sort", 's', REQ, "[+-]FIELD|auto", NULL, "sort by a heading or CSV field: -FIELD "
+	  "descending, +FIELD ascending, as ps; auto (the default): CPUs by number, tasks and "
+	  "cgroups by the seconds they paid",
 	  PARSE(set_sort), "sort" },
 	{ "group", 0, REQ, "cpu|vp|task|cgroup", NULL, "a row per logical CPU (default), per "
 	  "virtual processor (its threads folded), or who pays: per process or cgroup, from the "

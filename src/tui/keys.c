@@ -35,7 +35,8 @@ static const struct dtl_key keys[] = {
 	{ { '>' }, ">", "</> sort", DTL_KEY_SORT_MOVE, 1, "sort by the next field" },
 	{ { 'R' }, "R", "R reverse", DTL_KEY_SORT_REVERSE, 0, "reverse the sort order" },
 	{ { 'P' }, "P", "P steal", DTL_KEY_SORT_STEAL, 0,
-	  "sort by steal, the worst first (top's P); again: back to CPUs" },
+	  "sort by steal, the worst first (top's P; tasks and cgroups by seconds); again: by "
+	  "number" },
 	{ { KEY_F(6) }, "F6", NULL, DTL_KEY_SORT_BY, 0,
 	  "sort by a field typed by its heading or CSV name (-FIELD descending, +FIELD ascending)" },
 	{ { 'd', 's' }, "d, s", "d delay", DTL_KEY_INTERVAL, 0,

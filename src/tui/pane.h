@@ -39,6 +39,7 @@ struct dtl_tui {
 	bool color;
 	int sort_col;
 	bool sort_reverse;
+	bool sort_auto;		/* none chosen: the grouping's own (dtl_table__default_sort) */
 	int top;		/* first row shown */
 	int rows_shown;
 	bool help;

@@ -140,7 +140,7 @@ static bool status_key(struct dtl_tui *t, int ch, struct dtl_act *act)
 
 		t->prompting = 0;
 		if (t->prompt[0] && dtl_table__sort_parse(t->prompt, &col, &reverse) == 0)
-			t->sort_col = col, t->sort_reverse = reverse;
+			t->sort_col = col, t->sort_reverse = reverse, t->sort_auto = false;
 		else if (t->prompt[0])
 			snprintf(t->message, sizeof(t->message), "no field '%s' to sort by (a heading "
 				 "on screen or a CSV field)", t->prompt);

@@ -45,13 +45,14 @@ struct dtl_tui *dtl_tui__new_on(FILE *out, FILE *in, int sort_col)
 	return t;
 }
 
-struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse)
+struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse, bool sort_chosen)
 {
 	struct dtl_tui *t = dtl_tui__new_on(stdout, stdin, sort_col);
 
 	if (!t)
 		return NULL;
 	t->sort_reverse = sort_reverse;
+	t->sort_auto = !sort_chosen;
 	if (color && has_colors() && start_color() == OK) {
 		use_default_colors();
 		/* Blue and yellow only: safe for red/green colour blindness. */
@@ -202,8 +203,11 @@ void dtl_tui__delete(struct dtl_tui *t)
 	free(t);
 }
 
-void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse)
+void dtl_tui__sort(struct dtl_tui *t, int *col, bool *reverse)
 {
+	/* the loop asks after every change of grouping: the grouping's own order follows it */
+	if (t->sort_auto && t->last_table)
+		t->sort_col = dtl_table__default_sort(t->last_table), t->sort_reverse = false;
 	*col = t->sort_col;
 	*reverse = t->sort_reverse;
 }
@@ -235,6 +239,7 @@ static void move_sort(struct dtl_tui *t, int dir)
 	if (at >= k)
 		at = k - 1;
 	t->sort_col = order[at];
+	t->sort_auto = false;
 }
 
 /*
@@ -371,19 +376,25 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 			t->prompting = 'b', t->prompt[0] = '\0';
 		break;
 	case DTL_KEY_SORT_STEAL: {
-		int steal = dtl_cols__find("steal_pct");
+		/* who pays: the seconds paid, not a share of a CPU's time that no row owns */
+		bool payers = t->last_table && t->last_table->group != DTL_ROW_CPU_VP;
+		int steal = dtl_cols__find(payers ? "steal_us" : "steal_pct");
 
 		if (t->sort_col == steal && !t->sort_reverse)
 			t->sort_col = dtl_cols__find("cpu");
 		else
 			t->sort_col = steal;
 		t->sort_reverse = false;
+		t->sort_auto = false;
 		break;
 	}
 	case DTL_KEY_SORT_BY: t->prompting = 'o'; t->prompt[0] = '\0'; break;
 	case DTL_KEY_INTERVAL: t->prompting = 'd'; t->prompt[0] = '\0'; break;
 	case DTL_KEY_SORT_MOVE: move_sort(t, k->arg); break;
-	case DTL_KEY_SORT_REVERSE: t->sort_reverse = !t->sort_reverse; break;
+	case DTL_KEY_SORT_REVERSE:
+		t->sort_reverse = !t->sort_reverse;
+		t->sort_auto = false;
+		break;
 	case DTL_KEY_SCROLL:
 		scroll_rows(t, k->arg, page);
 		break;
@@ -401,7 +412,10 @@ struct dtl_act dtl_tui__wait(struct dtl_tui *t, int timeout_ms)
 	case DTL_KEY_SETUP: t->setup = true; t->setup_at = 0; break;
 	case DTL_KEY_WRITE:
 		a.what = DTL_ACT_WRITE;
-		dtl_table__sort_text(t->sort_col, t->sort_reverse, a.text, sizeof(a.text));
+		if (t->sort_auto)
+			snprintf(a.text, sizeof(a.text), "auto");
+		else
+			dtl_table__sort_text(t->sort_col, t->sort_reverse, a.text, sizeof(a.text));
 		dtl_tui__columns_text(t, a.list, sizeof(a.list));
 		break;
 	}

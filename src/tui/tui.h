@@ -13,7 +13,8 @@
 
 struct dtl_tui;
 
-struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse);
+/* sort_chosen: -s or dtltoprc's sort=; else each grouping's own order (sort=auto). */
+struct dtl_tui *dtl_tui__new(bool color, int sort_col, bool sort_reverse, bool sort_chosen);
 void dtl_tui__delete(struct dtl_tui *t);
 /* The TUI as the loop drives it. */
 struct dtl_view *dtl_tui__view(struct dtl_tui *t);
@@ -24,7 +25,7 @@ void dtl_tui__draw(struct dtl_tui *t, const struct dtl_model *m);
 /* A quit typed while a long interval is being read (other keys stay queued). */
 bool dtl_tui__quit_pending(struct dtl_tui *t);
 /* The sort the user chose, for sorting the table before drawing. */
-void dtl_tui__sort(const struct dtl_tui *t, int *col, bool *reverse);
+void dtl_tui__sort(struct dtl_tui *t, int *col, bool *reverse);
 
 /*
  * The columns shown, in order: CSV names or headings, comma-separated (the

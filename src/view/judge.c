@@ -187,6 +187,7 @@ void dtl_judge__summary(const struct dtl_table *t, char *buf, size_t len)
 	}
 	if (off < len)
 		snprintf(buf + off, len - off, "; %zu of %zu %s above 50%% steal", above, t->n,
+			 t->group == DTL_ROW_TASK ? "tasks" : t->group == DTL_ROW_CGROUP ? "cgroups" :
 			 t->by_vp ? "VPs" : "CPUs");
 }
 

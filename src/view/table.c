@@ -163,6 +163,11 @@ int dtl_table__sort_parse(const char *a, int *col, bool *reverse)
 	return 0;
 }
 
+int dtl_table__default_sort(const struct dtl_table *t)
+{
+	return dtl_cols__find(t->group == DTL_ROW_CPU_VP ? "cpu" : "steal_us");
+}
+
 void dtl_table__sort_text(int col, bool reverse, char *buf, size_t len)
 {
 	size_t n;

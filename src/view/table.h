@@ -60,6 +60,11 @@ int dtl_snapshot__write(const char *dir, const struct dtl_table *t, time_t now,
  */
 int dtl_table__sort_parse(const char *a, int *col, bool *reverse);
 /* The same sort in that form, signed only when it is not the field's own order. */
+/*
+ * The grouping's own order, where no sort was chosen: CPUs and VPs by
+ * number, tasks and cgroups by the seconds they paid, the most first.
+ */
+int dtl_table__default_sort(const struct dtl_table *t);
 void dtl_table__sort_text(int col, bool reverse, char *buf, size_t len);
 
 #endif

@@ -41,6 +41,10 @@ TEST(config_sets_what_the_table_calls_settings)
 	CHECK_CONTAINS(warn, "rc:8: unknown key 'bogus'");
 	CHECK_CONTAINS(warn, "and 1 more");
 	CHECK(o.write == NULL);
+	/* W writes sort=auto where no sort was chosen: each grouping's own order again */
+	CHECK_EQ(config("sort=auto\n", &o, err, sizeof(err), warn), 0);
+	CHECK(o.sort == NULL);
+	CHECK_EQ(o.sort_col, dtl_cols__find("cpu"));
 	/* a value that holds '=' itself is cut at the key's '=', the first */
 	CHECK_EQ(config("thresholds=steal_pct=50:90,lat_p99_us=7000:9000\n", &o, err, sizeof(err),
 			warn), 0);
