@@ -58,6 +58,10 @@ rows=$(sed -n '/^| distribution | kernel | PMU/,/^$/p' README.md | awk -F'|' 'NR
 while read -r d; do
 	grep -qF "$d" <<<"$where" && ok || fail "README's LPAR table names $d; WHERE IT RUNS does not"
 done <<<"$rows"
+# where who pays works is one sentence: what dtltop says without task data, README and man say too
+why=$("$bin" --no-config --sim=vcpus=2,clock=virtual -b -n 1 --group=task | sed -n 's/^(no task data: \(.*\))$/\1/p')
+[ -n "$why" ] && grep -qF "$why" README.md && ok || fail "README does not say where who pays works as dtltop does: $why"
+grep -qF "$why" <<<"$(sed 's/\\-/-/g' "$man")" && ok || fail "$man does not say where who pays works as dtltop does"
 # the choices an option takes are the man page's, from the tables --help prints them from
 choices() { "$bin" --help | grep -oE -- "--$1=[a-z|]+" | head -1 | cut -d= -f2; }
 for o in source format export-format; do

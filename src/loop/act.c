@@ -77,7 +77,8 @@ static void group(struct dtl_loop *l)
 		snprintf(l->status, sizeof(l->status), "a row per CPU (v: per virtual processor)");
 	} else if (!t->by_vp && !vps && !tasks) {
 		snprintf(l->status, sizeof(l->status), "no VP rows: which CPUs are threads of one VP is "
-			 "unknown here (no thread_siblings_list, or a perf.data)");
+			 "unknown here (no thread_siblings_list, or a perf.data); no task rows: %s",
+			 DTL_NO_TASKS);
 		return;
 	} else if (!t->by_vp && vps) {
 		t->by_vp = true;
@@ -89,8 +90,10 @@ static void group(struct dtl_loop *l)
 		snprintf(l->status, sizeof(l->status), "a row per process: who pays, charged at each "
 			 "preempt (v: per cgroup)");
 	} else {
+		/* no task rows to go to: said, not skipped in silence */
 		t->by_vp = false;
-		snprintf(l->status, sizeof(l->status), "a row per CPU (v: per virtual processor)");
+		snprintf(l->status, sizeof(l->status), "a row per CPU (v: per virtual processor); no "
+			 "task rows: %s", DTL_NO_TASKS);
 	}
 	loop_refill(l, l->table.ts_ns);
 }

@@ -167,7 +167,9 @@ int rp_payers__html(FILE *f, const struct rp *r)
 	fputs("<h2>Who pays</h2>\n", f);
 	if (!r->payers_known) {
 		fputs("<p>No task data in this source: the steal cannot be charged to processes "
-		      "or cgroups here (see man dtltop, --group=task).</p>\n", f);
+		      "or cgroups here; ", f);
+		rp_esc(f, DTL_NO_TASKS);
+		fputs(".</p>\n", f);
 		return 0;
 	}
 	fputs("<p>Each preempt charged to the process that ran on its CPU then; the idle task's "
