@@ -643,20 +643,20 @@ TEST(recording_set_never_splices_two_runs)
 	FILE *f;
 
 	snprintf(base, sizeof(base), "%s/a.dtl", root);
-	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
-	write_member_id(base, 2, 512000000, 4242 + 20000, 0x77, 2);
+	write_member_id(base, 11, 512000000, 4242, 0x77, 11);
+	write_member_id(base, 12, 512000000, 4242 + 20000, 0x77, 12);
 	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 20);
 	CHECK_STR(warn, "");
-	/* the identity comes back */
-	snprintf(name, sizeof(name), "%s.2", base);
+	/* the identity comes back, its number in decimal */
+	snprintf(name, sizeof(name), "%s.12", base);
 	f = fopen(name, "rb");
 	r = dtl_rec_reader__open(f, name, &m, warn, sizeof(warn));
 	CHECK(r != NULL);
 	CHECK_EQ(m.set_id, 0x77);
-	CHECK_EQ(m.set_seq, 2);
+	CHECK_EQ(m.set_seq, 12);
 	dtl_rec_reader__close(r);
 	fclose(f);
-	/* -r FILE.2: the set from there */
+	/* -r FILE.12: the set from there */
 	CHECK_EQ(replay_set(name, warn, sizeof(warn)), 10);
 	CHECK_STR(warn, "");
 	/* another run's file, even one that would continue in time */
@@ -695,5 +695,9 @@ TEST(recording_set_never_splices_two_runs)
 	CHECK(!dtl_rec_set__member("rec.0", name, sizeof(name), &n));
 	CHECK(!dtl_rec_set__member("rec.1x", name, sizeof(name), &n));
 	CHECK(!dtl_rec_set__member(".5", name, sizeof(name), &n));
+	/* a base that does not fit is no member, never a cut one */
+	CHECK(dtl_rec_set__member("12345678.3", name, 9, &n));
+	CHECK_STR(name, "12345678");
+	CHECK(!dtl_rec_set__member("123456789.3", name, 9, &n));
 	fakeroot_free(root);
 }
