@@ -453,6 +453,9 @@ rot 30k || fail "--rotate 30k"
 rot 5s; rm "$tmp/rot.dtl.3"
 "$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>&1 >/dev/null | grep -q 'rot.dtl.3: No such file.*ends at .*rot.dtl.2' \
 	&& ok || fail "a hole in a rotated set went unsaid"
+rot 5s; rm "$tmp/rot.dtl.2"
+"$DTLTOP" --no-config -r "$tmp/rot.dtl" -b --csv 2>&1 >/dev/null | grep -q 'rot.dtl.2: No such file.*ends at .*rot.dtl.1,' \
+	&& ok || fail "a hole after the first file is said with the wrong file"
 # a run started again onto what an earlier run left numbers on after it, never "File exists",
 # under an identity of its own: with KEEP the earlier run's files go, and the set replays as
 # the new run's tail

@@ -287,14 +287,6 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	src->priv = p;
 	p->group = 1;
 	p->set_id = p->meta.set_id;
-	/* -r FILE.N, a member of a set: from there on, as -r FILE from its first */
-	if (!p->set && p->meta.set_id && !p->pipe &&
-	    dtl_rec_set__member(o->replay, p->base, sizeof(p->base), &p->first) &&
-	    p->first == p->meta.set_seq) {
-		p->set = true;
-		p->seq = p->first;
-		snprintf(p->name, sizeof(p->name), "%.4000s", o->replay);
-	}
 	/*
 	 * -d re-aggregates: a multiple of the recorded interval shows that many
 	 * at once, as sar -f and atop -r do. (A perf.data was cut to -d already.)
@@ -310,7 +302,15 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		}
 		p->group = (unsigned int)round(k);
 	}
-	snprintf(p->name, sizeof(p->name), "%s", o->replay);
+	if (!p->set)	/* a set's is the file being read: FILE.first */
+		snprintf(p->name, sizeof(p->name), "%s", o->replay);
+	/* -r FILE.N, a member of a set: from there on, as -r FILE from its first */
+	if (!p->set && p->meta.set_id && !p->pipe &&
+	    dtl_rec_set__member(o->replay, p->base, sizeof(p->base), &p->first) &&
+	    p->first == p->meta.set_seq) {
+		p->set = true;
+		p->seq = p->first;
+	}
 	snprintf(p->cut_warning, sizeof(p->cut_warning), "%s: ends without its end marker (the "
 		 "writer was killed?); replayed every whole interval", o->replay);
 	p->have_filter = o->have_cpus;
