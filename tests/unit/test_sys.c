@@ -71,6 +71,15 @@ TEST(lparcfg_garbage_leaves_fields_unset)
 	CHECK(!c.have_ent);
 	CHECK(!c.have_dispatches);
 	CHECK(!c.capped);
+	/* counts in range, and just past it: a million processors, 2^20 VPs */
+	dtl_sys__parse_lparcfg("partition_active_processors=1048575\npool_capacity=100000000\n"
+			       "partition_entitled_capacity=100000000\n", &c);
+	CHECK(c.have_vps && c.active_vps == 1048575);
+	CHECK(c.have_pool && c.have_ent);
+	dtl_sys__parse_lparcfg("partition_active_processors=1048576\npool_capacity=100000001\n"
+			       "partition_entitled_capacity=100000001\n", &c);
+	CHECK(!c.have_vps && !c.have_pool && !c.have_ent);
+	CHECK_EQ(c.active_vps, 0);
 }
 
 TEST(path_joins_root_without_doubling_slashes)
