@@ -297,10 +297,9 @@ static int parse_task(const char *v, size_t n, struct dtl_sim_task *k, char *err
 		goto bad;
 	return 0;
 bad:
-	memcpy(buf, v, n < sizeof(buf) ? n : sizeof(buf) - 1);
-	buf[n < sizeof(buf) ? n : sizeof(buf) - 1] = '\0';
+	snprintf(buf, sizeof(buf), "%.*s", (int)(n < 80 ? n : 80), v);	/* what is shown */
 	dtl_name__clean(buf);
-	snprintf(err, errlen, "bad --sim task '%.80s' (want NAME[:WEIGHT][:/CGROUP][:cpuN], a name "
+	snprintf(err, errlen, "bad --sim task '%s' (want NAME[:WEIGHT][:/CGROUP][:cpuN], a name "
 		 "of up to 15 printable ASCII characters, a weight 0..1000)", buf);
 	return -1;
 }
