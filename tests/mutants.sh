@@ -128,7 +128,7 @@ src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile
 src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 still gets OpenMetrics
 src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask
 src/format/record.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
-src/source/replay.c ^ m.nr_cpus != p->meta.nr_cpus || m.tb_freq != p->meta.tb_freq) { ^ m.nr_cpus != p->meta.nr_cpus) { ^ a rotated set splices another partition's file
+src/source/replay.c ^ if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq) ^ if (m->nr_cpus != p->meta.nr_cpus) ^ a rotated set splices another partition's file
 src/stats/task.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
 src/format/pdtasks.c ^ return lo < t->ntl && t->tl[lo].pid == pid ? t->tl[lo].name : NONE; ^ return NONE; ^ perf.data: a process named only later in the file stays unnamed
 src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p50 : "-"); ^ payer pane: p50 and p99 swapped
@@ -145,24 +145,17 @@ src/source/sim/vp.c ^ next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w
 src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok &&\n\t\t   ((x.holds ^ verdict: starved below its guaranteed entitlement
 src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
 src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range
-src/opts/table.c ^ #define ROTATE_MIN_BYTES 4e3 ^ #define ROTATE_MIN_BYTES 4096 ^ --rotate 4k refused below its stated floor
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
-src/view/model.c ^ dtl_sys__fig(e, sizeof(e), l->have_ent, ^ dtl_sys__fig(e, sizeof(e), true, ^ header: an absent entitlement shown as 0.00
-src/stats/task.c ^ size_t h = (size_t)((uint64_t)(uint32_t)sw->pid * t->key >> (64 - SLOT_BITS)); ^ size_t h = ((uint32_t)sw->pid * 2654435761u) % t->nslot; ^ who pays: pids 8192 apart share a slot
+src/stats/task.c ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
 src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
 src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever
 src/dtl/name.c ^ (cp >= 0x80 && cp <= 0x9f) ^ (cp >= 0x80 && cp <= 0x80) ^ names: a C1 control (CSI) passes
 src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw
-src/platform/procs.c ^ \tdtl_name__clean(cgroup);\n ^  ^ live: a cgroup path from /proc read raw
 src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted
-src/view/text.c ^ dtl_name__fit(cell, sizeof(cell), dtl_row__label(r) ? dtl_row__label(r) : "",\n\t\t\t\t      idw); ^ snprintf(cell, sizeof(cell), "%-*.*s", idw, idw, dtl_row__label(r) ? dtl_row__label(r) : ""); ^ text: a name cut inside a character
-src/view/report/payers.c ^ \t\t\twhile (((unsigned char)*tail & 0xc0) == 0x80)\t/* a character's start */\n\t\t\t\ttail++; ^  ^ report: a legend cut inside a character
 src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set
-src/source/replay.c ^ else if (p->tb && m->start_tb && m->start_tb < p->tb) ^ else if (0) ^ replay: an older set going back in time spliced
 src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files
 src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order
-src/tui/tui.c ^ int steal = dtl_cols__find(payers ? "steal_us" : "steal_pct"); ^ int steal = dtl_cols__find("steal_pct"); ^ who pays: P sorts payers by a share, not seconds
 EOF
 	)
 fi
