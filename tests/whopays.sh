@@ -137,6 +137,11 @@ keys Down Enter; expect '^Who pays: process ' "Enter on a task row: no payer pan
 expect '^  (copy_page|__memcpy_power7|tcp_sendmsg|ext4_file_write_iter|_raw_spin_lock|clear_user_page|memset) ' \
 	"the pane names no kernel function of the simulator's kallsyms"
 expect 'in user space \(MSR\[PR\] in srr1\): [0-9]+ of [0-9]+' "no user-space share"
+# one span for the first figures, said; user space once (its line), never as a function
+expect '^This interval: [0-9]+ preempts charged' "the payer pane does not say its figures' span"
+screen | grep -q '^  (user space) ' && fail "user space listed as a function too" || ok
+keys NPage; expect 'copy_page|__memcpy_power7|tcp_sendmsg' "PgDn scrolled the payer pane off its end"
+keys Home
 keys Escape; expect '^\*?TASK +DISP' "Esc did not close the payer pane"
 keys v; expect '^\*?CGROUP +DISP' "v: no cgroup rows"
 expect 'v: per CPU' "the status does not say where v goes"

@@ -5,6 +5,7 @@
 #include "name.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The length of the character at s if it is valid UTF-8 and no control
@@ -99,4 +100,24 @@ void dtl_name__fit(char *dst, size_t len, const char *s, int width)
 	for (; w < width && o + 1 < len; w++)
 		dst[o++] = ' ';
 	dst[o] = '\0';
+}
+
+void dtl_name__elide(char *dst, size_t len, const char *s, int width)
+{
+	int n = (int)dtl_name__chars(s), tail;
+	char head[256];
+
+	if (n <= width || width < 5) {
+		dtl_name__fit(dst, len, s, width);
+		return;
+	}
+	tail = (width - 1) * 2 / 3;
+	dtl_name__fit(head, sizeof(head), s, width - 1 - tail);
+	/* past the characters that are neither the head's nor the tail's */
+	for (int k = 0; k < n - tail; k++) {
+		s++;
+		while (((unsigned char)*s & 0xc0) == 0x80)
+			s++;
+	}
+	snprintf(dst, len, "%s\xe2\x80\xa6%s", head, s);	/* U+2026, the ellipsis */
 }

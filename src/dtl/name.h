@@ -25,5 +25,10 @@ size_t dtl_name__chars(const char *s);
  * character's end, never inside one, then padded with spaces.
  */
 void dtl_name__fit(char *dst, size_t len, const char *s, int width);
+/*
+ * The same, a name too long elided in the middle ("/system.s...c0d.scope", with U+2026):
+ * its end, where a cgroup's unit and a container's hash are, is kept longer.
+ */
+void dtl_name__elide(char *dst, size_t len, const char *s, int width);
 
 #endif

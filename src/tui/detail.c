@@ -175,7 +175,8 @@ static void spark(int y, const char *label, const struct dtl_spark *s, int which
 	out(y, 0, "%s", line);
 }
 
-static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int height)
+/* The pane; the screen line below its last, so a scroll past the end can be taken back. */
+static int detail_body(struct dtl_tui *t, const struct dtl_model *m, int y0, int height)
 {
 	const struct dtl_row *r = find_row(m, t->detail_id);
 	const struct dtl_spark *s = dtl_tui__spark(t, t->detail_id);
@@ -206,7 +207,7 @@ static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, in
 	clip_hi = end;
 	if (!r) {
 		out(y, 0, "not in the table now (offline, filtered out, or rows regrouped)");
-		return;
+		return y + 1;
 	}
 	dtl_judge__us(r->steal_us, steal, sizeof(steal));
 	out(y, 0, "%llu disp (%.1f/s)  steal %.1f%% (%s)  idle %.1f%%  run %.1f%%  "
@@ -215,7 +216,7 @@ static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, in
 	y += 2;
 	if (!(r->known & DTL_KNOWN_DTL)) {
 		out(y, 0, "counters only (no DTL): reasons, latency and processors unknown");
-		return;
+		return y + 1;
 	}
 	h = reasons(y, 0, 7, "Preempt reasons", r->preempt, DTL_N_PREEMPT, dtl_preempt__name);
 	if (COLS >= 130)
@@ -233,6 +234,24 @@ static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, in
 		spark(y++, "steal%", s, 0, false);
 		spark(y++, "disp/s", s, 1, false);
 		spark(y++, "p99", s, 2, true);
+	}
+	return y;
+}
+
+static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int height)
+{
+	int below = detail_body(t, m, y0, height);
+
+	/* scrolled (PgDn) past the end: back until the last lines show */
+	if (below <= y0 + 2 && t->detail_top > 0) {
+		t->detail_top -= y0 + height / 2 - below;
+		if (t->detail_top < 0)
+			t->detail_top = 0;
+		for (int i = y0; i < y0 + height; i++) {
+			move(i, 0);
+			clrtoeol();
+		}
+		detail_body(t, m, y0, height);
 	}
 }
 
@@ -254,6 +273,8 @@ bool dtl_tui__detail_key(struct dtl_tui *t, int ch, struct dtl_act *a)
 	case KEY_UP: case 'k': t->detail_top--; break;
 	case KEY_DOWN: case 'j': t->detail_top++; break;
 	case KEY_HOME: t->detail_top = 0; break;
+	case KEY_NPAGE: t->detail_top += LINES / 2; break;
+	case KEY_PPAGE: t->detail_top -= LINES / 2; break;
 	default: return false;	/* the others act as ever: sort, mask, pause */
 	}
 	if (t->detail_top < 0)

@@ -6,14 +6,34 @@
  * they cannot be named) and the share in user space (MSR[PR] in srr1).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../dtl/dtl.h"
+#include "../dtl/name.h"
 #include "../view/judge.h"
 #include "pane.h"
 
 #define TOP_PCS 8
+
+/* The pane's body scrolls (arrows, PgUp/PgDn): line y of it lands at y - top, kept in view. */
+static int body_top, body_y0, body_end;
+
+__attribute__((format(printf, 3, 4)))
+static void line(int y, int attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	y -= body_top;
+	if (y < body_y0 || y >= body_end)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	dtl_tui__line(y, attr, "%s", buf);
+}
 
 static const struct dtl_row *find_row(const struct dtl_tui *t, const struct dtl_model *m)
 {
@@ -33,7 +53,7 @@ static int reasons(int y, int rows, const char *title, uint64_t *c, unsigned int
 
 	for (unsigned int i = 0; i < n; i++)
 		total += c[i];
-	dtl_tui__line(y + used++, A_BOLD, "%s", title);
+	line(y + used++, A_BOLD, "%s", title);
 	while (used < rows && done < total) {
 		unsigned int best = 0;
 
@@ -42,7 +62,7 @@ static int reasons(int y, int rows, const char *title, uint64_t *c, unsigned int
 				best = i;
 		if (!c[best])
 			break;
-		dtl_tui__line(y + used++, 0, "  %-36s %8" PRIu64 "  %5.1f%%",
+		line(y + used++, 0, "  %-36s %8" PRIu64 "  %5.1f%%",
 			      best < n - 1 ? name(best) : "other", c[best],
 			      100.0 * (double)c[best] / (double)total);
 		done += c[best];
@@ -90,18 +110,21 @@ static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 	int n = dtl_tasks__pcs(m->table->tasks, g, t->detail_id, pc, 4 * DTL_TASKS_PCS, &user, &all);
 	int nf = 0, used = 0;
 
-	dtl_tui__line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, since start)");
+	line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, since start)");
 	if (n <= 0 || !all) {
-		dtl_tui__line(y + used++, 0, "  none yet");
+		line(y + used++, 0, "  none yet");
 		return used;
 	}
 	load_ksyms(t, m);
-	dtl_tui__line(y + used++, 0, "  in user space (MSR[PR] in srr1): %" PRIu64 " of %" PRIu64
-		      " (%.1f%%)", user, all, 100.0 * (double)user / (double)all);
+	line(y + used++, 0, "  in user space (MSR[PR] in srr1): %" PRIu64 " of %" PRIu64
+	     " (%.1f%%)", user, all, 100.0 * (double)user / (double)all);
+	kept = user;	/* user space is said once, on the line above: no function of its own */
 	for (int i = 0; i < n; i++) {
 		char name[64];
 		int j;
 
+		if (pc[i].pc < 0xc000000000000000ull)
+			continue;
 		func_of(t, pc[i].pc, name, sizeof(name));
 		for (j = 0; j < nf && strcmp(f[j].name, name); j++)
 			;
@@ -118,23 +141,25 @@ static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 				best = j;
 		if (best < 0)
 			break;
-		dtl_tui__line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", f[best].name, f[best].n,
-			      100.0 * (double)f[best].n / (double)all);
+		line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", f[best].name, f[best].n,
+		     100.0 * (double)f[best].n / (double)all);
 		f[best].n = 0;
 	}
 	if (kept < all && used < rows)
-		dtl_tui__line(y + used++, 0, "  %-44s %8" PRIu64 "  (past %d distinct addresses a task)",
-			      "not kept", all - kept, DTL_TASKS_PCS);
+		line(y + used++, 0, "  %-44s %8" PRIu64 "  (past %d distinct addresses a task)",
+		     "not kept", all - kept, DTL_TASKS_PCS);
 	if (!t->ksyms && used < rows)
-		dtl_tui__line(y + used++, 0, "  kernel functions unknown: %s", t->ksyms_why);
+		line(y + used++, 0, "  kernel functions unknown: %s", t->ksyms_why);
 	return used;
 }
 
-static void payer_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
+/* The pane; the virtual line below its last (the body's lines before scrolling). */
+static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 {
 	const struct dtl_row *r = find_row(t, m);
 	struct dtl_row c;
-	char steal[16], p50[16], p99[16];
+	char steal[16], p50[16], p99[16], name[256];
+	const char *kind = t->detail_group == DTL_ROW_CGROUP ? "cgroup" : "process";
 	int end = y + rows;
 
 	for (int i = y; i < end; i++) {
@@ -144,24 +169,40 @@ static void payer_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int 
 	if (!r) {
 		dtl_tui__line(y, 0, "%s %d has no row in this span (it did not run; Esc returns)",
 			      t->detail_group == DTL_ROW_CGROUP ? "cgroup" : "pid", t->detail_id);
-		return;
+		return 0;
 	}
 	c = *r;
 	dtl_judge__us(c.steal_us, steal, sizeof(steal));
 	dtl_judge__us(c.lat_p50_us, p50, sizeof(p50));
 	dtl_judge__us(c.lat_p99_us, p99, sizeof(p99));
-	dtl_tui__line(y++, A_BOLD, "Who pays: %s %s", t->detail_group == DTL_ROW_CGROUP ?
-		      "cgroup" : "process", c.name);
-	dtl_tui__line(y++, 0, "%" PRIu64 " preempts charged (%.1f%% involuntary), steal %s = %.1f%% "
-		      "of its %.2fs on its CPUs; dispatch wait p50 %s p99 %s",
-		      c.dispatches, c.preempt_ratio * 100, steal, c.steal_pct, c.oncpu_s,
-		      c.samples >= DTL_MIN_SAMPLES ? p50 : "-", c.samples >= DTL_MIN_SAMPLES ?
-		      p99 : "-");
+	/* the name in the width there is, elided in the middle: a scope's hash stays */
+	dtl_name__elide(name, sizeof(name), c.name, COLS - (int)strlen(kind) - 11 > 8 ?
+			COLS - (int)strlen(kind) - 11 : 8);
+	dtl_tui__line(y++, A_BOLD, "Who pays: %s %s", kind, name);
+	body_top = t->detail_top, body_y0 = y, body_end = end;
+	/* every figure of the first lines is of one span, said: this interval, or since start */
+	line(y++, 0, "%s: %" PRIu64 " preempts charged (%.1f%% involuntary)",
+	     m->since_start ? "Since start" : "This interval", c.dispatches, c.preempt_ratio * 100);
+	line(y++, 0, "  steal %s = %.1f%% of its %.2fs on its CPUs", steal, c.steal_pct, c.oncpu_s);
+	line(y++, 0, "  dispatch wait p50 %s p99 %s", c.samples >= DTL_MIN_SAMPLES ? p50 : "-",
+	     c.samples >= DTL_MIN_SAMPLES ? p99 : "-");
 	y++;
-	y += reasons(y, end - y, "Preempted by", c.preempt, DTL_N_PREEMPT + 1,
+	y += reasons(y, end + body_top - y, "Preempted by", c.preempt, DTL_N_PREEMPT + 1,
 		     dtl_preempt__name) + 1;
-	if (y < end)
-		where(t, m, y, end - y);
+	return y + where(t, m, y, end + body_top - y);
+}
+
+static void payer_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
+{
+	int below = payer_body(t, m, y, rows);
+
+	/* scrolled (PgDn) past the end: back until the last lines show */
+	if (below && below - t->detail_top <= y + 2 && t->detail_top > 0) {
+		t->detail_top = below - y - rows / 2;
+		if (t->detail_top < 0)
+			t->detail_top = 0;
+		payer_body(t, m, y, rows);
+	}
 }
 
 static int payer_height(const struct dtl_tui *t, const struct dtl_model *m)

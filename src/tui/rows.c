@@ -141,13 +141,14 @@ static void draw_row(const struct dtl_tui *t, const struct dtl_row *row, const i
 		int attr = level_attr(t, dtl_judge__cell(&c[vis[i]], row));
 
 		if (c[vis[i]].kind == DTL_COL_CPU && row->name)	/* names read from the left */
-			dtl_name__fit(cell, sizeof(cell), row->name, idw);
+			(row->group == DTL_ROW_CGROUP ? dtl_name__elide : dtl_name__fit)(
+				cell, sizeof(cell), row->name, idw);
 		else
 			dtl_judge__text(&c[vis[i]], row, cell, sizeof(cell));
 		attron(attr);
-		mvaddnstr(y, x, cell, COLS - x);
+		mvaddnstr(y, x, cell, dtl_tui__fit(cell, COLS - x));
 		attroff(attr);
-		x += (int)strlen(cell) + 1;
+		x += (int)dtl_name__chars(cell) + 1;	/* columns, not bytes: names are UTF-8 */
 	}
 	if (cursor)
 		attroff(A_REVERSE);

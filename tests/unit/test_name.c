@@ -73,3 +73,23 @@ TEST(name_recorded_switches_come_out_clean)
 	CHECK_STR(out[1].comm, "caf\xc3\xa9");
 	CHECK_STR(out[1].cgroup, "/\xe2\x82\xac");
 }
+
+/* A cgroup too long for its column keeps its head and, longer, its end: a scope's hash. */
+TEST(name_elide_keeps_the_end_of_a_long_name)
+{
+	char out[128];
+
+	dtl_name__elide(out, sizeof(out), "/system.slice/docker-0123456789abcdef.scope", 28);
+	CHECK_EQ(dtl_name__chars(out), 28);
+	CHECK_STR(out, "/system.s\xe2\x80\xa6" "456789abcdef.scope");
+	/* short enough: as fit has it, padded */
+	dtl_name__elide(out, sizeof(out), "/batch.slice", 14);
+	CHECK_STR(out, "/batch.slice  ");
+	/* characters, not bytes, on both sides of the cut */
+	dtl_name__elide(out, sizeof(out), "/k\xc3\xa4se/\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+			"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", 10);
+	CHECK_EQ(dtl_name__chars(out), 10);
+	CHECK(dtl_name__is_clean(out));
+	CHECK_STR(out, "/k\xc3\xa4\xe2\x80\xa6\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+		  "\xe2\x82\xac\xe2\x82\xac");
+}
