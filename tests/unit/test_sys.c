@@ -80,6 +80,9 @@ TEST(lparcfg_garbage_leaves_fields_unset)
 			       "partition_entitled_capacity=100000001\n", &c);
 	CHECK(!c.have_vps && !c.have_pool && !c.have_ent);
 	CHECK_EQ(c.active_vps, 0);
+	/* a sign is no count: strtoull would read "-5" as 2^64 - 5 */
+	dtl_sys__parse_lparcfg("purr=-5\ntbr=-1\npool_idle_time=+7\ndispatches= 9\n", &c);
+	CHECK(!c.have_purr && !c.have_tbr && !c.have_pool_idle && !c.have_dispatches);
 }
 
 TEST(path_joins_root_without_doubling_slashes)
