@@ -18,7 +18,8 @@
 #                                    build is dropped, not counted
 #
 # A line of the list is: file ^ text as it is (it must occur exactly once) ^
-# text of the bug ^ what a user would see. '\n' and '\t' stand for a newline
+# text of the bug ^ what a user would see, ending "(by TEST)" where a test late
+# in the order is the one meant to kill it: that one then runs first. '\n' and '\t' stand for a newline
 # and a tab; no text may hold a '^'. mutgen.py's lines are file:LINE ^ the
 # line ^ the line mutated ^ the operator. The reader's dtl_sanitize() of a
 # recording's header is not in the list: the writer sanitises too now, so only
@@ -144,18 +145,18 @@ src/source/sim/vp.c ^ if (p->state == VP_DISP && p->used >= budget_ticks(s, p)) 
 src/source/sim/vp.c ^ next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w2r; ^ next = t + g.w2r; ^ simulator: the guest's work shrinks as the hypervisor delays it
 src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok &&\n\t\t   ((x.holds ^ verdict: starved below its guaranteed entitlement
 src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
-src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range
+src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range (by cli)
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
 src/stats/task.c ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
 src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
-src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever
+src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever (by exporter)
 src/dtl/name.c ^ (cp >= 0x80 && cp <= 0x9f) ^ (cp >= 0x80 && cp <= 0x80) ^ names: a C1 control (CSI) passes
-src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw
-src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted
-src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set
-src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files
-src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order
+src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw (by unit)
+src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted (by cli)
+src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set (by cli)
+src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files (by cli)
+src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order (by whopays)
 EOF
 	)
 fi
@@ -278,6 +279,9 @@ while IFS='^' read -r file from to what; do
 		total=$((total + 1))
 		tests=$TESTS
 		[ -n "$line" ] && tests=$(python3 "$ROOT/tests/mutgen.py" --tests "$B/cov" "$file" "$line" $TESTS)
+		# "(by TEST)" at a description's end: that test first, the rest after
+		by=$(sed -n 's/.*(by \([a-z]*\))$/\1/p' <<<"$what")
+		[ -n "$by" ] && tests="$by $(tr ' ' '\n' <<<"$tests" | grep -vx "$by" | tr '\n' ' ')"
 		if [ -z "$tests" ]; then
 			echo "SURVIVED (no fast test runs this line): $what"
 			survivors+=("$what (no fast test runs it)")
