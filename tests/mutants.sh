@@ -132,7 +132,7 @@ src/format/record.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? 
 src/source/replay.c ^ if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq) ^ if (m->nr_cpus != p->meta.nr_cpus) ^ a rotated set splices another partition's file
 src/stats/task.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
 src/format/pdtasks.c ^ return lo < t->ntl && t->tl[lo].pid == pid ? t->tl[lo].name : NONE; ^ return NONE; ^ perf.data: a process named only later in the file stays unnamed
-src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-", c.samples >= DTL_MIN_SAMPLES ?\n\t\t      p50 : "-"); ^ payer pane: p50 and p99 swapped
+src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p50 : "-"); ^ payer pane: p50 and p99 swapped (by whopays)
 src/loop/nav.c ^ \t\t\tl->table.tasks = t;\n ^  ^ replay: going back leaves the task rows on freed tasks
 src/view/verdict.c ^ double wait = wanted > 0 ? 100 * all->steal_pct / wanted : 0; ^ double wait = wanted > 0 ? all->steal_pct : 0; ^ verdict: the wait share of the interval, not of the time wanted
 src/view/metrics.c ^ if (k > m->metrics_cgroups) ^ if (k >= m->metrics_cgroups) ^ exposition: an empty cgroup="other" series at exactly the bound
