@@ -37,4 +37,17 @@ for s in $("$bin" --list-options | cut -f1 | grep -- '^ *--source=' | sed 's/.*=
 	out=$("$bin" --source="$s" --root /nonexistent -b -n 1 2>&1)
 	grep -q "bad --source" <<<"$out" && fail "--source=$s listed but refused" || ok
 done
+# every hand-made mutant still finds its text exactly once: code moved under one
+# would make `make mutants` (CI) fail as BROKEN, found only half an hour in
+out=$(python3 - <<'PY'
+s = open("tests/mutants.sh").read()
+i = s.index("MUTANTS=$(cat <<'EOF'")
+for l in s[i:s.index("\nEOF\n", i)].split("\n")[1:]:
+    f, frm, to, what = l.split(" ^ ")
+    n = open(f).read().count(frm.replace("\\t", "\t").replace("\\n", "\n"))
+    if n != 1:
+        print("%s: %d matches: %s" % (f, n, what))
+PY
+)
+[ -z "$out" ] && ok || fail "hand mutants that no longer match: $out"
 finish
