@@ -100,12 +100,12 @@ src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "
 src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0
 src/opts/table.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
 src/opts/parse.c ^ if (o->have_mask && replay) { ^ if (0) { ^ -e silently ignored by a replay
-src/loop/loop.c ^ \tif (!l->paused) {\n\t\tl->fresh = fresh; ^ \tif (1) {\n\t\tl->fresh = fresh; ^ pause does not freeze the rows
+src/loop/loop.c ^ \tif (!l->paused) {\n\t\tl->fresh = fresh; ^ \tif (1) {\n\t\tl->fresh = fresh; ^ pause does not freeze the rows (by tui)
 src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late
 src/loop/loop.c ^ \tif (need > 0 && need < cap)\n\t\tcap = need; ^ \t(void)need; ^ a debugfs ring laps while a script sleeps to the interval's end
-src/loop/loop.c ^ int cap = v->ops->wait ? POLL_MS : IDLE_MS, ^ int cap = POLL_MS, ^ an idle exporter wakes 50 times a second
+src/loop/loop.c ^ int cap = v->ops->wait ? POLL_MS : IDLE_MS, ^ int cap = POLL_MS, ^ an idle exporter wakes 50 times a second (by exporter)
 src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
-src/main.c ^ SIGTERM, SIGHUP, SIGUSR1 ^ SIGTERM, SIGUSR1 ^ SIGHUP loses the -o output
+src/main.c ^ SIGTERM, SIGHUP, SIGUSR1 ^ SIGTERM, SIGUSR1 ^ SIGHUP loses the -o output (by truth)
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
 src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
 src/stats/stats.c ^ r->processor_id) >> core_shift == 0); ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
@@ -125,7 +125,7 @@ src/loop/loop.c ^ dtl_source__recorded(l->src) ? "" : l->host; ^ l->host; ^ a re
 src/opts/parse.c ^ (o->batch || o->output || o->have_format || o->report) ^ (o->batch && o->output) ^ --listen swallows --format=csv
 src/opts/config.c ^ strcmp(r->name, "listen") == 0 || ^ 0 || ^ listen= in dtltoprc makes every run an exporter
 src/opts/save.c ^ if (!f && errno != ENOENT) { ^ if (0) { ^ W writes over a dtltoprc it could not read
-src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile says dtl_up 1 with frozen counters
+src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile says dtl_up 1 with frozen counters (by exporter)
 src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 still gets OpenMetrics
 src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask
 src/format/record.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
