@@ -151,7 +151,7 @@ src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.he
 src/stats/task.c ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
 src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
 src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever (by exporter)
-src/dtl/name.c ^ (cp >= 0x80 && cp <= 0x9f) ^ (cp >= 0x80 && cp <= 0x80) ^ names: a C1 control (CSI) passes
+src/dtl/name.c ^ !(cp >= 0x7f && cp <= 0x9f) ^ !(cp >= 0x7f && cp <= 0x7f) ^ names: a C1 control (CSI) passes
 src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw (by unit)
 src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted (by cli)
 src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set (by cli)

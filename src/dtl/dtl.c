@@ -148,11 +148,8 @@ void dtl_mask__format(unsigned int mask, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-/*
- * A character as UTF-8 at s: its length, or 0 when the bytes are not one
- * (cut, overlong, a surrogate, past U+10FFFF); *cp its code point.
- */
-static size_t utf8_char(const unsigned char *s, uint32_t *cp)
+/* (dtl.h) */
+size_t dtl_utf8__char(const unsigned char *s, uint32_t *cp)
 {
 	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
 	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 :
@@ -185,7 +182,7 @@ void dtl_sanitize(char *s)
 
 	while (*r) {
 		uint32_t cp;
-		size_t n = utf8_char(r, &cp);
+		size_t n = dtl_utf8__char(r, &cp);
 
 		if (!n || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
 			*w++ = '?';

@@ -115,5 +115,10 @@ static inline uint64_t dtl_ticks__to_ns(uint64_t ticks, uint64_t tb_freq)
  * escape and breaks no JSON or line protocol.
  */
 void dtl_sanitize(char *s);
+/*
+ * The UTF-8 character at s: its length, or 0 when the bytes are not one
+ * (cut, overlong, a surrogate, past U+10FFFF); *cp its code point.
+ */
+size_t dtl_utf8__char(const unsigned char *s, uint32_t *cp);
 
 #endif

@@ -18,6 +18,8 @@
 size_t dtl_name__clean(char *s);
 /* Whether s is clean already: what a name a person typed must be. */
 bool dtl_name__is_clean(const char *s);
+/* The bytes of the first chars characters of s (all of s if shorter), never half of one. */
+size_t dtl_name__prefix(const char *s, int chars);
 /* Characters (code points) of a clean name: its width in a column. */
 size_t dtl_name__chars(const char *s);
 /*

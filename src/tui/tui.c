@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../dtl/dtl.h"
+#include "../dtl/name.h"
 #include "../view/columns.h"
 #include "keys.h"
 #include "pane.h"
@@ -501,14 +502,7 @@ void dtl_tui__line(int y, int attr, const char *fmt, ...)
 
 int dtl_tui__fit(const char *s, int cols)
 {
-	int n = 0;
-
-	/* one column per character: a UTF-8 continuation byte starts none */
-	for (; s[n] && cols > 0; n++)
-		cols -= ((unsigned char)s[n] & 0xc0) != 0x80;
-	while (((unsigned char)s[n] & 0xc0) == 0x80)
-		n++;	/* never half a character */
-	return n;
+	return (int)dtl_name__prefix(s, cols);	/* one column per character */
 }
 
 /* Fixed panes get their rows first (as many as fit), the filling ones share what is left. */
