@@ -115,28 +115,9 @@ void dtl_tasks__delete(struct dtl_tasks *t)
 	free(t);
 }
 
-/* A name's first NAME_LEN - 1 bytes (what a row keeps), keyed; each step is a bijection. */
-static uint64_t name_hash(uint64_t key, const char *s)
-{
-	uint64_t h = key;
-	size_t i = 0;
-
-	while (i < NAME_LEN - 1 && s[i]) {
-		uint64_t w = 0;
-
-		for (int b = 0; b < 8 && i < NAME_LEN - 1 && s[i]; b++, i++)
-			w |= (uint64_t)(unsigned char)s[i] << (8 * b);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h ^= i;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
-}
-
 static int cgroup_of(struct dtl_tasks *t, const char *path)
 {
-	uint64_t hash = name_hash(t->cgkey, path);
+	uint64_t hash = dtl_hash__name(t->cgkey, path, NAME_LEN - 1);	/* what a row keeps */
 	size_t h = hash >> (64 - SLOT_BITS);
 
 	for (; t->cgslot[h]; h = (h + 1) % t->nslot) {
