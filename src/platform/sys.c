@@ -160,10 +160,10 @@ static void parse_counters(const char *p, struct dtl_lparcfg *cfg)
 	}
 }
 
-const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec)
+const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec, const char *unit)
 {
 	if (have)
-		snprintf(buf, len, "%.*f", prec, v);
+		snprintf(buf, len, "%.*f%s", prec, v, unit);
 	else
 		snprintf(buf, len, "-");
 	return buf;

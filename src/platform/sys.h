@@ -39,8 +39,8 @@ struct dtl_lparcfg {
 	unsigned int rg_number, rg_procs;	/* resource group, on newer firmware */
 };
 
-/* v with prec decimals when have, else "-": an lparcfg key absent or out of range is unknown. */
-const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec);
+/* v with prec decimals and unit when have, else "-": an lparcfg figure absent or out of range. */
+const char *dtl_sys__fig(char *buf, size_t len, bool have, double v, int prec, const char *unit);
 
 /* What lparstat shows, from two lparcfg reads; known says which (DTL_LPARF_*). */
 #define DTL_LPARF_PHYSC 1u

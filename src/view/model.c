@@ -30,11 +30,7 @@ void dtl_model__title(const struct dtl_model *m, char *buf, size_t len)
 static const char *fig(char *buf, size_t len, const struct dtl_lpar_figs *f, unsigned int bit,
 		       double v, int prec, const char *unit)
 {
-	if (f && (f->known & bit))
-		snprintf(buf, len, "%.*f%s", prec, v, unit);
-	else
-		snprintf(buf, len, "-");
-	return buf;
+	return dtl_sys__fig(buf, len, f && (f->known & bit), v, prec, unit);
 }
 
 int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len)
@@ -70,7 +66,7 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 		snprintf(weight, sizeof(weight), " weight %u", l->weight);
 	if (l->have_rg)
 		snprintf(rg, sizeof(rg), "  group %u (%u procs)", l->rg_number, l->rg_procs);
-	dtl_sys__fig(v, sizeof(v), l->have_vps, l->active_vps, 0);
+	dtl_sys__fig(v, sizeof(v), l->have_vps, l->active_vps, 0, "");
 	if (l->have_mode && !l->shared) {
 		/* no pool, no cap: what lparstat shows of a dedicated partition */
 		snprintf(buf, len, "LPAR dedicated%s  procs %s  physc %s  disp/s %s",
@@ -80,9 +76,9 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 		return 1;
 	}
 	snprintf(buf, len, "LPAR ent %s  shared %s%s  VPs %s  pool %s%s  physc %s  entc %s  app %s  "
-		 "disp/s %s", dtl_sys__fig(e, sizeof(e), l->have_ent, l->entitlement, 2),
+		 "disp/s %s", dtl_sys__fig(e, sizeof(e), l->have_ent, l->entitlement, 2, ""),
 		 l->capped ? "capped" : "uncapped", weight, v,
-		 dtl_sys__fig(p, sizeof(p), l->have_pool, l->pool_capacity, 2), rg,
+		 dtl_sys__fig(p, sizeof(p), l->have_pool, l->pool_capacity, 2, ""), rg,
 		 fig(a, sizeof(a), f, DTL_LPARF_PHYSC, f ? f->physc : 0, 2, ""),
 		 fig(b, sizeof(b), f, DTL_LPARF_ENTC, f ? f->entc_pct : 0, 1, "%"),
 		 fig(c, sizeof(c), f, DTL_LPARF_APP, f ? f->app : 0, 2, ""),

@@ -111,15 +111,15 @@ static void facts(FILE *f, const struct rp *r)
 	else
 		fprintf(f, "<tr><td>CPUs</td><td>%u (which are threads of one VP: unknown)</td></tr>\n",
 			r->nr_vcpus);
-	dtl_sys__fig(vps, sizeof(vps), l->have_vps, l->active_vps, 0);
+	dtl_sys__fig(vps, sizeof(vps), l->have_vps, l->active_vps, 0, "");
 	if (l->present && l->have_mode && !l->shared)
 		fprintf(f, "<tr><td>Partition</td><td>dedicated%s, %s processors</td></tr>\n",
 			l->donating ? " donating" : "", vps);
 	else if (l->present)
 		fprintf(f, "<tr><td>Partition</td><td>shared %s, entitlement %s, %s VPs, pool %s"
 			"</td></tr>\n", l->capped ? "capped" : "uncapped",
-			dtl_sys__fig(ent, sizeof(ent), l->have_ent, l->entitlement, 2), vps,
-			dtl_sys__fig(pool, sizeof(pool), l->have_pool, l->pool_capacity, 2));
+			dtl_sys__fig(ent, sizeof(ent), l->have_ent, l->entitlement, 2, ""), vps,
+			dtl_sys__fig(pool, sizeof(pool), l->have_pool, l->pool_capacity, 2, ""));
 	else
 		fputs("<tr><td>Partition</td><td>no lparcfg: entitlement, VPs and pool unknown"
 		      "</td></tr>\n", f);
