@@ -293,11 +293,17 @@ print(len(socks), "connected")
 PY
 slow=$!
 sleep 1.5
-good=0
-for i in 1 2 3; do
-	[ "$(curl -s -m 3 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sport/metrics")" = 200 ] && good=$((good + 1))
-	sleep 1
-done
+# scrapes PORT TIMEOUT: of three scrapes a second apart, how many were answered within TIMEOUT s
+scrapes() {
+	local good=0
+	for i in 1 2 3; do
+		[ "$(curl -s -m "$2" -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/metrics")" = 200 ] &&
+			good=$((good + 1))
+		sleep 1
+	done
+	echo $good
+}
+good=$(scrapes "$sport" 3)
 [ $good = 3 ] && ok || fail "scrapes beside 130 slow clients: $good of 3 answered"
 wait $slow
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
@@ -361,11 +367,7 @@ print("longest held %.1f" % held)
 PY
 slow=$!
 sleep 3
-good=0
-for i in 1 2 3; do
-	[ "$(curl -s -m 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sport/metrics")" = 200 ] && good=$((good + 1))
-	sleep 1
-done
+good=$(scrapes "$sport" 10)
 [ $good = 3 ] && ok || fail "scrapes beside 8 x 16 trickling clients: $good of 3 answered in 10 s"
 wait $slow
 held=$(sed -n 's/^longest held //p' "$tmp/slow8.out")
