@@ -633,6 +633,24 @@ TEST(recording_set_ends_at_a_member_of_another_partition)
  * A set goes on to FILE.N+1 only where it continues FILE.N: the same run's
  * identity and number, and time not going back; -r FILE.N starts there.
  */
+/* Second files of a set that do not continue its first, and what the replay says of each. */
+static const struct splice {
+	const char *name;
+	uint64_t id1, id2, tb2;
+	unsigned int seq2;
+	const char *warn;
+} splices[] = {
+	/* another run's file, even one that would continue in time */
+	{ "b.dtl", 0x77, 0x78, 4242 + 20000, 2, "b.dtl.2: another recording (set 0000000000000078 "
+	  "file 2, not set 0000000000000077 file 2)" },
+	/* the same run's file 3 copied in as 2, and a file with no identity after one with */
+	{ "c.dtl", 0x77, 0x77, 4242 + 20000, 3, "c.dtl.2: another recording" },
+	{ "d.dtl", 0x77, 0, 4242 + 20000, 0, "d.dtl.2: another recording" },
+	/* no identities (an older writer): time going back ends it */
+	{ "e.dtl", 0, 0, 4242 + 19999, 0, "e.dtl.2: it begins before the file before it ended "
+	  "(timebase 24241, not 24242 or later)" },
+};
+
 TEST(recording_set_never_splices_two_runs)
 {
 	const char *root = fakeroot_new();
@@ -659,31 +677,16 @@ TEST(recording_set_never_splices_two_runs)
 	/* -r FILE.12: the set from there */
 	CHECK_EQ(replay_set(name, warn, sizeof(warn)), 10);
 	CHECK_STR(warn, "");
-	/* another run's file, even one that would continue in time */
-	snprintf(base, sizeof(base), "%s/b.dtl", root);
-	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
-	write_member_id(base, 2, 512000000, 4242 + 20000, 0x78, 2);
-	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
-	CHECK_CONTAINS(warn, "b.dtl.2: another recording (set 0000000000000078 file 2, not set "
-		       "0000000000000077 file 2)");
-	/* the same run's file 3 copied in as 2, and a file with no identity after one with */
-	snprintf(base, sizeof(base), "%s/c.dtl", root);
-	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
-	write_member_id(base, 2, 512000000, 4242 + 20000, 0x77, 3);
-	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
-	CHECK_CONTAINS(warn, "c.dtl.2: another recording");
-	snprintf(base, sizeof(base), "%s/d.dtl", root);
-	write_member_id(base, 1, 512000000, 4242, 0x77, 1);
-	write_member(base, 2, 512000000, 4242 + 20000);
-	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
-	CHECK_CONTAINS(warn, "d.dtl.2: another recording");
-	/* no identities (an older writer): time going back ends it */
-	snprintf(base, sizeof(base), "%s/e.dtl", root);
-	write_member(base, 1, 512000000, 4242);
-	write_member(base, 2, 512000000, 4242 + 19999);
-	CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
-	CHECK_CONTAINS(warn, "e.dtl.2: it begins before the file before it ended (timebase 24241, "
-		       "not 24242 or later)");
+	/* a second file that does not continue the first: the replay ends with the first, said */
+	for (size_t i = 0; i < sizeof(splices) / sizeof(splices[0]); i++) {
+		const struct splice *x = &splices[i];
+
+		snprintf(base, sizeof(base), "%s/%s", root, x->name);
+		write_member_id(base, 1, 512000000, 4242, x->id1, x->id1 ? 1 : 0);
+		write_member_id(base, 2, 512000000, x->tb2, x->id2, x->seq2);
+		CHECK_EQ(replay_set(base, warn, sizeof(warn)), 10);
+		CHECK_CONTAINS(warn, x->warn);
+	}
 	/* the numbering a restart goes on from, and what names a member */
 	CHECK_EQ(dtl_rec_set__highest(base), 2);
 	snprintf(name, sizeof(name), "%s/none.dtl", root);
