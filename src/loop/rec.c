@@ -13,10 +13,16 @@
 #include "../version.h"
 #include "internal.h"
 
+/* --rotate: a set of files FILE.N, not FILE */
+static bool rotating(const struct dtl_loop *l)
+{
+	return l->o.rotate_bytes || l->o.rotate_s;
+}
+
 /* FILE, or with --rotate FILE.N */
 static void rec_path(const struct dtl_loop *l, unsigned int seq, char *buf, size_t len)
 {
-	if (l->o.rotate_bytes || l->o.rotate_s)
+	if (rotating(l))
 		dtl_rec_set__path(l->o.write, seq, buf, len);
 	else
 		snprintf(buf, len, "%s", l->o.write);
@@ -31,7 +37,7 @@ static void rec_set_start(struct dtl_loop *l)
 {
 	unsigned int high = 0;
 
-	if (l->o.rotate_bytes || l->o.rotate_s) {
+	if (rotating(l)) {
 		high = dtl_rec_set__highest(l->o.write);
 		do
 			l->rec_set_id = dtl_hash__key(l);
@@ -73,7 +79,7 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	l->recorded_cpus = m.cpus;
 	if (!l->rec_seq)
 		rec_set_start(l);
-	if (l->o.rotate_bytes || l->o.rotate_s) {
+	if (rotating(l)) {
 		m.set_id = l->rec_set_id;
 		m.set_seq = l->rec_seq;
 	}
@@ -87,8 +93,7 @@ void loop_rec_drop_empty(struct dtl_loop *l)
 {
 	char path[4200];
 
-	if ((l->o.rotate_bytes || l->o.rotate_s) && l->rec_seq > l->rec_first_seq &&
-	    l->rec_file_s <= 0) {
+	if (rotating(l) && l->rec_seq > l->rec_first_seq && l->rec_file_s <= 0) {
 		rec_path(l, l->rec_seq, path, sizeof(path));
 		unlink(path);
 	}
@@ -184,7 +189,7 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 		l->rec_file_s += secs;
 		if (first && l->rec_seq > 1)
 			prune(l);
-		if (l->o.rotate_bytes || l->o.rotate_s)
+		if (rotating(l))
 			rotate(l);
 	}
 }

@@ -240,13 +240,7 @@ static int detail_body(struct dtl_tui *t, const struct dtl_model *m, int y0, int
 
 static void detail_draw(struct dtl_tui *t, const struct dtl_model *m, int y0, int height)
 {
-	int below = detail_body(t, m, y0, height);
-
-	/* scrolled (PgDn) past the end: back until the last lines show */
-	if (below <= y0 + 2 && t->detail_top > 0) {
-		t->detail_top -= y0 + height / 2 - below;
-		if (t->detail_top < 0)
-			t->detail_top = 0;
+	if (dtl_tui__unscroll(t, detail_body(t, m, y0, height), y0, height)) {
 		for (int i = y0; i < y0 + height; i++) {
 			move(i, 0);
 			clrtoeol();

@@ -116,6 +116,12 @@ void dtl_tui__filter_rows(struct dtl_tui *t, const struct dtl_table *tb);
 
 /* The bytes of s that fill at most cols columns (UTF-8: a character a column). */
 int dtl_tui__fit(const char *s, int cols);
+/*
+ * A pane scrolled (PgDn) past its end, its last line above y0 + 2 on the
+ * screen (below: the screen line under it): scrolled back until its last
+ * lines show, in the lower half of its height rows. True if it moved.
+ */
+bool dtl_tui__unscroll(struct dtl_tui *t, int below, int y0, int height);
 /* One screen line at y, cut at the terminal's width. */
 void dtl_tui__line(int y, int attr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Columns that fit COLS, by priority, in table order; returns how many. */

@@ -6,6 +6,7 @@
  * they cannot be named) and the share in user space (MSR[PR] in srr1).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -153,7 +154,7 @@ static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 	return used;
 }
 
-/* The pane; the virtual line below its last (the body's lines before scrolling). */
+/* The pane; the screen line below its last, or INT_MAX with no row to show. */
 static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 {
 	const struct dtl_row *r = find_row(t, m);
@@ -169,7 +170,7 @@ static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int r
 	if (!r) {
 		dtl_tui__line(y, 0, "%s %d has no row in this span (it did not run; Esc returns)",
 			      t->detail_group == DTL_ROW_CGROUP ? "cgroup" : "pid", t->detail_id);
-		return 0;
+		return INT_MAX;
 	}
 	c = *r;
 	dtl_judge__us(c.steal_us, steal, sizeof(steal));
@@ -189,20 +190,13 @@ static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int r
 	y++;
 	y += reasons(y, end + body_top - y, "Preempted by", c.preempt, DTL_N_PREEMPT + 1,
 		     dtl_preempt__name) + 1;
-	return y + where(t, m, y, end + body_top - y);
+	return y + where(t, m, y, end + body_top - y) - body_top;
 }
 
 static void payer_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 {
-	int below = payer_body(t, m, y, rows);
-
-	/* scrolled (PgDn) past the end: back until the last lines show */
-	if (below && below - t->detail_top <= y + 2 && t->detail_top > 0) {
-		t->detail_top = below - y - rows / 2;
-		if (t->detail_top < 0)
-			t->detail_top = 0;
-		payer_body(t, m, y, rows);
-	}
+	if (dtl_tui__unscroll(t, payer_body(t, m, y, rows), y, rows))
+		payer_body(t, m, y, rows);	/* it clears its lines itself */
 }
 
 static int payer_height(const struct dtl_tui *t, const struct dtl_model *m)

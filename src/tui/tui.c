@@ -500,6 +500,16 @@ void dtl_tui__line(int y, int attr, const char *fmt, ...)
 	attroff(attr);
 }
 
+bool dtl_tui__unscroll(struct dtl_tui *t, int below, int y0, int height)
+{
+	if (below > y0 + 2 || t->detail_top <= 0)
+		return false;
+	t->detail_top -= y0 + height / 2 - below;
+	if (t->detail_top < 0)
+		t->detail_top = 0;
+	return true;
+}
+
 int dtl_tui__fit(const char *s, int cols)
 {
 	return (int)dtl_name__prefix(s, cols);	/* one column per character */
