@@ -495,6 +495,12 @@ expect_error "rotate below 4k" "bad --rotate '3.999k'" --sim=vcpus=2 -b -n 1 -w 
 expect_error "rotate 2e10G" "bad --rotate '2e10G'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 2e10G
 expect_error "rotate 1e30G" "bad --rotate '1e30G'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30G
 expect_error "rotate 1e30d" "bad --rotate '1e30d'" --sim=vcpus=2 -b -n 1 -w "$tmp/x.dtl" --rotate 1e30d
+# the ceilings the message states are accepted themselves
+for r in 1000000000G 36500d; do
+	rm -f "$tmp"/edge.dtl*
+	"$DTLTOP" --no-config --sim=vcpus=2,clock=virtual -b -n 1 -o /dev/null -w "$tmp/edge.dtl" --rotate $r \
+		2>"$tmp/edge.err" && ok || fail "--rotate $r (a stated ceiling) refused: $(cat "$tmp/edge.err")"
+done
 
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
