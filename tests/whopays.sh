@@ -158,6 +158,17 @@ keys v v; expect '^ +\*?CPU +DISP' "v v: not back to CPUs"
 expect '^ +CPU +DISP.* \*STEAL ' "a sort chosen with P did not stay"
 keys q
 
+# --- a cgroup too long for its column (a container's scope): elided in the middle, its end
+# (the hash) kept, in the rows and in the payer pane's title, which fits an 80-column screen
+T kill-server 2>/dev/null
+sock="$sock-long"
+long=/system.slice/docker-0123456789abcdef0123456789abcdef0123456789abcdef.scope
+T new-session -d -s t -x 80 -y 30 "$DTLTOP --no-config --sim=vcpus=4,tasks=app:1:$long --group=cgroup"
+expect '^/system\.s….*abcdef\.scope +[0-9]' "a long cgroup's row is not elided in the middle"
+keys Enter; expect '^Who pays: cgroup /system\.slice/doc.*….*abcdef\.scope$' "the payer pane's title does not fit the screen, elided"
+expect '^Where its involuntary preempts hit' "the payer pane does not say where preempts hit"
+keys q
+
 # --- a replay with task data: going back (b, T) shows the task rows of the interval gone
 # to (the stats and the tasks start over: under the sanitizers a row left pointing into the
 # old tasks fails here), and the payer pane's p50 and p99 are the row's, each in its place
