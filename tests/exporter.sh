@@ -315,6 +315,8 @@ sport=$(free_port)
 "$DTLTOP" --sim -d 0.3 -n 100 --listen "127.0.0.1:$sport" </dev/null >/dev/null 2>"$tmp/slow.err" &
 spid=$!
 for i in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$sport/" && break; sleep 0.1; done
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+cpu0=$(cpu_ticks $spid) t0=$(date +%s.%N)
 timeout -k 5 30 python3 - "$sport" >"$tmp/slow8.out" 2>&1 <<'PY' &
 import socket, sys, time
 port = int(sys.argv[1])
@@ -370,6 +372,10 @@ sleep 3
 good=$(scrapes "$sport" 10)
 [ $good = 3 ] && ok || fail "scrapes beside 8 x 16 trickling clients: $good of 3 answered in 10 s"
 wait $slow
+# the cuts wait for their deadlines: no thread spins while clients trickle
+cpu=$(awk -v a="$cpu0" -v b="$(cpu_ticks $spid)" -v t0="$t0" -v t1="$(date +%s.%N)" \
+	'BEGIN { printf "%.2f", (b - a) / 100 / (t1 - t0) }')
+awk -v c="$cpu" 'BEGIN { exit !(c < 0.5) }' && ok || fail "the exporter used $cpu of a core beside trickling clients"
 held=$(sed -n 's/^longest held //p' "$tmp/slow8.out")
 awk -v h="$held" 'BEGIN { exit !(h > 0 && h < 7) }' && ok ||
 	fail "a trickling request was held ${held:-?} s (want its headers cut off within 5 s in all): $(cat "$tmp/slow8.out")"
