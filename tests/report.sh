@@ -57,6 +57,10 @@ EOF
 urls=$(grep -oE '(https?|ftp)://[^" )]*' "$tmp/r.html" | sort -u | tr '\n' ' ')
 [ "$urls" = "http://www.w3.org/2000/svg " ] && ok || fail "URLs in the report: $urls"
 grep -qE '<script|<link|@import|url\(http' "$tmp/r.html" && fail "the report loads something" || ok
+# the partition's facts are the recorded lparcfg's, in the batch header's figures
+want=$("$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | sed -n 's/^LPAR ent \([0-9.]*\)  shared \([a-z]*\).*  VPs \([0-9]*\)  pool \([0-9.]*\).*/shared \2, entitlement \1, \3 VPs, pool \4/p')
+[ -n "$want" ] && grep -qF "<tr><td>Partition</td><td>$want</td>" "$tmp/r.html" && ok ||
+	fail "the report's partition facts are not the recording's ($want): $(grep -o '<tr><td>Partition</td><td>[^<]*' "$tmp/r.html")"
 # the series are the CSV's numbers, interval for interval (40 intervals: no downsampling)
 for pair in "steal %:steal_pct" "idle % (ceded):idle_pct" "dispatches/s:dispatch_per_s" \
 	"p99:lat_p99_us" "max:lat_max_us"; do
