@@ -103,6 +103,63 @@ grep -q '<tr><td>/system.slice/db.service</td>' "$tmp/r.html" && grep -c '<svg' 
 # --- no switch stream: every view says so, the partition's row stays
 out=$("$DTLTOP" --sim=vcpus=4,clock=virtual --no-config -b -n 1 --group=task)
 grep -q '^(no task data: ' <<<"$out" && grep -qE '^ *all ' <<<"$out" && ok || fail "no task data not said: $out"
+# --- who pays without the PMU: debugfs entries (a fake root) beside perf's real switch stream
+# on this machine, its raw clock calibrated to the timebase. The writer, pinned to CPU 1, stamps
+# each entry with the instant it runs (the stand-in timebase off POWER: CLOCK_MONOTONIC_RAW at
+# the root's frequency), so each must be charged to the writer itself: every one, not most.
+if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
+	echo "whopays.sh: the debugfs switch stream needs root and 2 CPUs: skipped" >&2
+else
+	droot=$tmp/droot
+	mkdir -p "$droot/sys/kernel/debug/powerpc/dtl" "$droot/sys/devices/system/cpu"
+	echo "0-1" >"$droot/sys/devices/system/cpu/online"
+	# the machine's /proc: its pids are the switch stream's (and its cpuinfo no timebase: 512 MHz)
+	ln -s /proc "$droot/proc"
+	echo 0x7 >"$droot/sys/kernel/debug/powerpc/dtl/dtl_event_mask"
+	: >"$droot/sys/kernel/debug/powerpc/dtl/cpu-0"
+	: >"$droot/sys/kernel/debug/powerpc/dtl/cpu-1"
+	# the writer is up first; it writes once dtltop's first interval is out, so its stream is open
+	python3 - "$droot/sys/kernel/debug/powerpc/dtl/cpu-1" "$tmp/dw.go" >"$tmp/dw.pid" <<'PY' &
+import os, struct, sys, time
+os.sched_setaffinity(0, {1})
+print(os.getpid(), flush=True)
+while not os.path.exists(sys.argv[2]):
+    time.sleep(0.01)
+with open(sys.argv[1], "ab", buffering=0) as f:
+    for i in range(150):
+        tb = time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW) * 512 // 1000
+        # dispatch 3, preempt 4 (time slice), CPU 1, no waits: preempted at tb, while running
+        f.write(struct.pack(">BBHIIIQQQQ", 3, 4, 1, 0, 0, 0, tb, 0, 0xc000000000123450, 0))
+        time.sleep(0.003)
+os.unlink(sys.argv[2])
+PY
+	wpid=$!
+	"$DTLTOP" --root "$droot" --source=debugfs -C 1 -b -n 100 -d 0.25 --group=task --format=csv \
+		-o "$tmp/dw.csv" 2>"$tmp/dw.err" &
+	dpid=$!
+	for _ in $(seq 100); do [ -s "$tmp/dw.csv" ] && break; sleep 0.05; done
+	touch "$tmp/dw.go"
+	# the writer is done when it took the flag away; then one more interval
+	for _ in $(seq 200); do [ -e "$tmp/dw.go" ] || break; sleep 0.05; done
+	sleep 0.6
+	kill -INT $dpid
+	wait $wpid
+	wait $dpid || fail "debugfs with the switch stream: $(cat "$tmp/dw.err")"
+	w=$(head -1 "$tmp/dw.pid")
+	ts=$(col "$tmp/dw.csv" preempt_time_slice)
+	# by pid: with -C 1 the writer's exec (on another CPU) may leave it its shell's name
+	got=$(awk -F, -v c="$ts" -v w="[$w]" 'substr($3, length($3) - length(w) + 1) == w { s += $c }
+		END { print s + 0 }' "$tmp/dw.csv")
+	all=$(awk -F, -v c="$ts" '$3 == "selected" { s += $c } END { print s + 0 }' "$tmp/dw.csv")
+	[ "$all" -eq 150 ] && [ "$got" -eq "$all" ] && ok ||
+		fail "the writer [$w] was charged $got of the $all time-slice preempts it was preempted in: $(grep -v ',0,0\.0,' "$tmp/dw.csv" | cut -d, -f1-8 | head -8)"
+	"$DTLTOP" --root "$droot" --source=debugfs -C 1 -b -n 2 -d 0.1 >"$tmp/dw.txt" 2>&1
+	grep -q 'task switches on the stand-in clock to +-[0-9]* ns (off -\?[0-9]* ns at the last of [0-9]* checks; 0 past 20 us)' \
+		"$tmp/dw.txt" && ok || fail "the header does not give the calibration: $(head -1 "$tmp/dw.txt")"
+	"$DTLTOP" --root "$droot" --source=debugfs --no-tasks -C 1 -b -n 1 -d 0.1 | head -1 |
+		grep -q 'no task switches (--no-tasks)' && ok || fail "--no-tasks with debugfs"
+fi
+
 # --- the simulator's CPUs are the same with and without tasks=
 a=$("$DTLTOP" --sim=vcpus=8,clock=virtual --no-config -b -n 3 --csv | md5sum)
 b=$("$DTLTOP" --sim=vcpus=8,clock=virtual,tasks=a+b:2 --no-config -b -n 3 --csv | md5sum)

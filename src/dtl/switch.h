@@ -9,10 +9,16 @@
 
 #include <stdint.h>
 
+/*
+ * Who runs from here on is not known (a switch stream that lost records, a
+ * clock map that moved): the CPU's entries go to nobody until its next switch.
+ */
+#define DTL_SWITCH_UNKNOWN (-1)
+
 /* A task switched in on a CPU at tb; comm and cgroup may be NULL (known, or unknown). */
 struct dtl_switch {
 	uint64_t tb;		/* on the DTL's timebase */
-	int32_t pid;		/* the process (threads folded); 0: the idle task */
+	int32_t pid;		/* the process (threads folded); 0: the idle task; <0 unknown */
 	const char *comm;
 	const char *cgroup;	/* "/system.slice/db.service" */
 };

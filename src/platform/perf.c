@@ -32,6 +32,7 @@
 #include "../dtl/aux.h"
 #include "../dtl/dtl.h"
 #include "sys.h"
+#include "tbclock.h"
 
 #define DTL_PMU_REL "sys/bus/event_source/devices/vpa_dtl"
 
@@ -75,13 +76,16 @@ bool dtl_pmu__upstream_mask(unsigned int mask)
 	return mask == 0x1 || mask == 0x2 || mask == 0x4 || mask == 0x7;
 }
 
-void dtl_perf__explain(int e, const char *root, int cpu, char *buf, size_t len)
+static void explain_as(int e, const char *what, const char *root, int cpu, char *buf,
+		       size_t len)
 {
-	char vds[16] = "", who[32] = "vpa_dtl";
+	char vds[16] = "", who[48];
 	const char *vstate = "not visible";
 
 	if (cpu >= 0)
-		snprintf(who, sizeof(who), "vpa_dtl on CPU %d", cpu);
+		snprintf(who, sizeof(who), "%s on CPU %d", what, cpu);
+	else
+		snprintf(who, sizeof(who), "%s", what);
 
 	switch (e) {
 	case EACCES:
@@ -115,6 +119,11 @@ void dtl_perf__explain(int e, const char *root, int cpu, char *buf, size_t len)
 		snprintf(buf, len, "%s: %s", who, strerror(e));
 		break;
 	}
+}
+
+void dtl_perf__explain(int e, const char *root, int cpu, char *buf, size_t len)
+{
+	explain_as(e, "vpa_dtl", root, cpu, buf, len);
 }
 
 struct pcpu {
@@ -166,6 +175,7 @@ static void close_cpu(struct dtl_perf_cpus *p, unsigned int cpu)
 		perf_evsel__munmap(c->sb);
 		perf_evsel__close(c->sb);
 		perf_evsel__delete(c->sb);
+		c->sb = NULL;
 	}
 	if (!c->evsel)
 		return;
@@ -206,28 +216,35 @@ static void open_sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct perf
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	attr.watermark = 1;
 	attr.wakeup_watermark = (uint32_t)(pages * (size_t)p->page / 2);
+	if (p->o.raw_clock) {
+		/* no AUX header maps sched_clock: a clock user space reads too (tbclock.h) */
+		attr.use_clockid = 1;
+		attr.clockid = DTL_TBCLOCK_ID;
+	}
 	c->sb = perf_evsel__new(&attr);
 	if (!c->sb)
 		goto fail;
 	want = lowest_free_fd();
 	rc = perf_evsel__open(c->sb, map, p->threads);
 	if (rc) {
-		dtl_perf__explain(-rc > 0 ? -rc : errno, p->root, (int)cpu, p->sb_why,
-				  sizeof(p->sb_why));
+		explain_as(-rc > 0 ? -rc : errno, "the switch stream", p->root, (int)cpu, p->sb_why,
+			   sizeof(p->sb_why));
 		perf_evsel__delete(c->sb);
 		c->sb = NULL;
 		return;
 	}
 	c->sb_fd = want;
 	if (perf_evsel__mmap(c->sb, (int)pages)) {
-		dtl_perf__explain(errno ? errno : ENOMEM, p->root, (int)cpu, p->sb_why,
-				  sizeof(p->sb_why));
+		explain_as(errno ? errno : ENOMEM, "the switch stream", p->root, (int)cpu, p->sb_why,
+			   sizeof(p->sb_why));
 		goto close;
 	}
 	c->sb_pg = perf_evsel__mmap_base(c->sb, 0, 0);
 	c->sb_data = (uint8_t *)c->sb_pg + p->page;
 	c->sb_size = pages * (uint64_t)p->page;
 	if (epoll_ctl(p->epfd, EPOLL_CTL_ADD, c->sb_fd, &ev)) {
+		explain_as(errno, "the switch stream", p->root, (int)cpu, p->sb_why,
+			   sizeof(p->sb_why));
 		perf_evsel__munmap(c->sb);
 		goto close;
 	}
@@ -241,6 +258,27 @@ fail:
 	snprintf(p->sb_why, sizeof(p->sb_why), "out of memory");
 }
 
+/* Only the switch stream: the DTL comes another way (debugfs). */
+static int open_stream_only(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
+{
+	struct perf_cpu_map *map;
+	char list[16];
+
+	snprintf(list, sizeof(list), "%u", cpu);
+	map = perf_cpu_map__new(list);
+	if (!map) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	p->sb_why[0] = 0;
+	open_sideband(p, cpu, map);
+	perf_cpu_map__put(map);
+	if (p->c[cpu].sb)
+		return 0;
+	snprintf(err, errlen, "%s", p->sb_why[0] ? p->sb_why : "the switch stream: cannot open");
+	return -1;
+}
+
 static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
@@ -250,6 +288,8 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 	uint64_t id;
 	int rc, want;
 
+	if (p->o.stream_only)
+		return open_stream_only(p, cpu, err, errlen);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = p->o.type;
@@ -449,7 +489,7 @@ int dtl_perf_cpus__add(struct dtl_perf_cpus *p, unsigned int cpu, char *err, siz
 		p->c = c;
 		p->nr = cpu + 1;
 	}
-	if (p->c[cpu].evsel)
+	if (dtl_perf_cpus__has(p, cpu))
 		return 0;
 	if (open_cpu(p, cpu, err, errlen))
 		return -1;
@@ -469,7 +509,7 @@ void dtl_perf_cpus__remove(struct dtl_perf_cpus *p, unsigned int cpu)
 
 bool dtl_perf_cpus__has(const struct dtl_perf_cpus *p, unsigned int cpu)
 {
-	return cpu < p->nr && p->c[cpu].evsel;
+	return cpu < p->nr && (p->c[cpu].evsel || p->c[cpu].sb);
 }
 
 int dtl_perf_cpus__poll(struct dtl_perf_cpus *p, int timeout_ms, uint8_t *ready)

@@ -38,6 +38,8 @@ struct dtl_perf_opts {
 	bool aux_ring;
 	size_t aux_bytes;
 	bool switches;		/* and a switch stream per CPU (who pays) */
+	bool stream_only;	/* only the switch stream: the DTL comes another way */
+	bool raw_clock;		/* stamped with DTL_TBCLOCK_ID (tbclock.h), not sched_clock */
 };
 
 /* One sampling event per CPU in set, opened through libperf and mapped. */

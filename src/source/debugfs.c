@@ -6,9 +6,15 @@
  * mask means: write the mask, then close and reopen every file. Reads never
  * block and return whole 48-byte entries, or 0 when nothing is new; the
  * kernel skips lapped entries without telling us, so we poll often.
+ *
+ * Who pays comes beside it from perf's CPU-wide switch stream, which needs
+ * no PMU (Linux 4.3 on, CAP_PERFMON or root, which debugfs needs anyway):
+ * stamped with the raw clock and mapped onto the timebase by a calibration
+ * (tbmap.h) that every drain checks.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +22,14 @@
 #include <unistd.h>
 
 #include "../dtl/dtl.h"
+#include "../platform/ksyms.h"
+#include "../platform/tbclock.h"
 #include "backend.h"
 #include "../platform/sys.h"
+#include "taskfeed.h"
 
 #define DBG_READS_PER_PASS 64
+#define DBG_SAMPLES 16		/* per calibration or check: the narrowest bracket wins */
 
 struct dbg {
 	char root[4096];
@@ -31,6 +41,13 @@ struct dbg {
 	unsigned int next_cpu;
 	unsigned int reads;		/* of next_cpu in this pass */
 	uint8_t buf[DTL_RING_ENTRIES * DTL_ENTRY_SIZE];
+	/* who pays: the switch stream and its clock map; feed NULL when off */
+	struct dtl_taskfeed *feed;
+	struct dtl_perf_cpus *stream;
+	struct dtl_tbmap map;
+	uint64_t tb_freq;
+	char why[300];			/* why there is no stream, or "" */
+	const char *tb_note;		/* what dtl_sys__timebase() said, or NULL */
 };
 
 static void busy_hint(const char *root, char *err, size_t errlen, const char *path)
@@ -152,6 +169,97 @@ static int wanted(struct dbg *d, struct dtl_cpuset *set, char *err, size_t errle
 	return 0;
 }
 
+/*
+ * The switch stream on every captured CPU, and its clock map. Not having it
+ * is not an error (the DTL is what was asked for): why says so. -1 only
+ * when out of memory.
+ */
+static int open_stream(struct dbg *d, const struct dtl_cpuset *cpus)
+{
+	struct dtl_perf_opts po = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+		.switches = true, .stream_only = true, .raw_clock = true,
+	};
+	struct dtl_tb_sample s[DBG_SAMPLES];
+	char err[256];
+
+	if (!dtl_tbclock__sample(d->tb_freq, s, DBG_SAMPLES) ||
+	    dtl_tbmap__calibrate(&d->map, d->tb_freq, s, DBG_SAMPLES)) {
+		snprintf(d->why, sizeof(d->why), "the timebase and the raw clock cannot be read "
+			 "side by side here");
+		return 0;
+	}
+	d->feed = dtl_taskfeed__new(d->root);
+	if (!d->feed)
+		return -1;
+	d->stream = dtl_perf_cpus__open(&po, cpus, d->root, err, sizeof(err));
+	if (!d->stream) {
+		snprintf(d->why, sizeof(d->why), "%s", err);
+		dtl_taskfeed__delete(d->feed);
+		d->feed = NULL;
+		return 0;
+	}
+	/* where involuntary preempts hit: kallsyms is named while root still reads it */
+	dtl_ksyms__keep_open(d->root);
+	return 0;
+}
+
+static void describe(struct dtl_source *src, const char *note)
+{
+	struct dbg *d = src->priv;
+	char dir[4096];
+	size_t len;
+
+	dtl_sys__path(dir, sizeof(dir), d->root, DTL_DEBUGFS_DIR);
+	snprintf(src->detail, sizeof(src->detail), "%.180s%s%.70s", dir, note ? "; " : "",
+		 note ? note : "");
+	len = strlen(src->detail);
+	if (!d->feed) {
+		snprintf(src->detail + len, sizeof(src->detail) - len, ", no task switches (%.200s)",
+			 d->why);
+		return;
+	}
+	snprintf(src->detail + len, sizeof(src->detail) - len,
+		 ", task switches on the %s clock to +-%llu ns (off %lld ns at the last of %llu "
+		 "checks; %llu past %llu us)",
+		 dtl_tbclock__is_register() ? "timebase" : "stand-in",
+		 (unsigned long long)d->map.residual_ns, (long long)d->map.off_ns,
+		 (unsigned long long)d->map.checks, (unsigned long long)d->map.drifts,
+		 DTL_TBMAP_BOUND_NS / 1000);
+	if (d->why[0]) {
+		len = strlen(src->detail);
+		snprintf(src->detail + len, sizeof(src->detail) - len, " (%.120s)", d->why);
+	}
+	if (dtl_taskfeed__lost(d->feed) || dtl_taskfeed__bad(d->feed) ||
+	    dtl_taskfeed__dropped(d->feed)) {
+		len = strlen(src->detail);
+		snprintf(src->detail + len, sizeof(src->detail) - len,
+			 ", %llu task switch records lost, %llu bad, %llu dropped by the clock",
+			 (unsigned long long)dtl_taskfeed__lost(d->feed),
+			 (unsigned long long)dtl_taskfeed__bad(d->feed),
+			 (unsigned long long)dtl_taskfeed__dropped(d->feed));
+	}
+}
+
+/*
+ * Each pass checks the clock map first: where it moved past its bound, who
+ * ran on every CPU is unknown from now until its next switch, so no entry
+ * goes to a task the old map put there.
+ */
+static void check_clock(struct dtl_source *src)
+{
+	struct dbg *d = src->priv;
+	struct dtl_tb_sample s[4];
+	unsigned int cpu;
+
+	if (!d->feed || !dtl_tbclock__sample(d->tb_freq, s, 4) ||
+	    dtl_tbmap__check(&d->map, s, 4, DTL_TBMAP_BOUND_NS) != 0)
+		return;
+	dtl_cpuset__for_each(cpu, &src->cpus)
+		dtl_taskfeed__forget(d->feed, cpu, s[0].tb_before);
+}
+
+
 static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		    char *err, size_t errlen)
 {
@@ -214,10 +322,17 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	}
 	if (open_all(src, err, errlen))
 		goto fail;
-	dtl_sys__path(dir, sizeof(dir), root, DTL_DEBUGFS_DIR);
-	snprintf(src->detail, sizeof(src->detail), "%.180s%s%.70s", dir, note ? "; " : "",
-		 note ? note : "");
+	d->tb_freq = src->tb_freq;
+	d->tb_note = note;
+	if (o->no_tasks)
+		snprintf(d->why, sizeof(d->why), "--no-tasks");
+	else if (open_stream(d, &src->cpus))
+		goto fail_closed;
+	describe(src, note);
 	return 0;
+fail_closed:
+	snprintf(err, errlen, "out of memory");
+	close_all(d);
 fail:
 	free(d->fd);
 	free(d->reg);
@@ -230,6 +345,8 @@ static void dbg_close(struct dtl_source *src)
 {
 	struct dbg *d = src->priv;
 
+	dtl_perf_cpus__close(d->stream);
+	dtl_taskfeed__delete(d->feed);
 	close_all(d);
 	free(d->fd);
 	free(d->reg);
@@ -259,9 +376,12 @@ static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	struct dbg *d = src->priv;
 
+	if (!d->next_cpu && !d->reads)
+		check_clock(src);
 	for (; d->next_cpu < d->nr; d->next_cpu++) {
 		int fd = d->fd[d->next_cpu];
 		ssize_t n;
+		bool more = false;
 
 		if (fd < 0)
 			continue;
@@ -276,17 +396,24 @@ static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
 		}
 		d->reads++;
 		n = read(fd, d->buf, sizeof(d->buf));
-		if (n <= 0) {
+		memset(c, 0, sizeof(*c));
+		/* after the entries: every switch before their instants is in the ring */
+		if (d->feed)
+			more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c);
+		if (n <= 0 && !c->nswitches) {
 			d->reads = 0;
 			continue;
 		}
 		c->cpu = d->next_cpu;
 		c->data = d->buf;
-		c->n = (size_t)n / DTL_ENTRY_SIZE;
-		c->lost = 0;
+		c->n = n > 0 ? (size_t)n / DTL_ENTRY_SIZE : 0;
 		/* The kernel returns whole entries; a stray tail is not one. */
-		c->bad = (size_t)n % DTL_ENTRY_SIZE ? 1 : 0;
-		/* Stay on this CPU: a full read may have more behind it. */
+		c->bad = n > 0 && (size_t)n % DTL_ENTRY_SIZE ? 1 : 0;
+		/* Stay on this CPU while a read or the stream may have more behind it. */
+		if (n <= 0 && !more) {
+			d->reads = 0;
+			d->next_cpu++;
+		}
 		return 1;
 	}
 	d->next_cpu = 0;
@@ -295,9 +422,15 @@ static int dbg_read(struct dtl_source *src, struct dtl_chunk *c)
 
 static int dbg_add(struct dtl_source *src, unsigned int cpu)
 {
+	struct dbg *d = src->priv;
 	char err[512];
 
-	return open_cpu(src->priv, cpu, err, sizeof(err));
+	if (open_cpu(d, cpu, err, sizeof(err)))
+		return -1;
+	/* a CPU without its stream has entries nobody pays: said in the detail */
+	if (d->stream && dtl_perf_cpus__add(d->stream, cpu, err, sizeof(err)))
+		snprintf(d->why, sizeof(d->why), "%.290s", err);
+	return 0;
 }
 
 static void dbg_remove(struct dtl_source *src, unsigned int cpu)
@@ -306,6 +439,8 @@ static void dbg_remove(struct dtl_source *src, unsigned int cpu)
 
 	close(d->fd[cpu]);
 	d->fd[cpu] = -1;
+	if (d->stream)
+		dtl_perf_cpus__remove(d->stream, cpu);
 }
 
 /* Follow CPU hotplug once per interval: a DLPAR remove is not an error. */
@@ -317,6 +452,7 @@ static void dbg_tick(struct dtl_source *src, uint64_t interval_ns)
 	(void)interval_ns;
 	if (wanted(src->priv, &now, err, sizeof(err)) == 0)
 		dtl_source__follow(src, &now, dbg_add, dbg_remove);
+	describe(src, ((struct dbg *)src->priv)->tb_note);
 }
 
 static int dbg_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)

@@ -16,15 +16,13 @@
 #include "../dtl/dtl.h"
 #include "../platform/ksyms.h"
 #include "../platform/perf.h"
-#include "../platform/procs.h"
+#include "taskfeed.h"
 #include "backend.h"
 #include "../platform/sys.h"
 
 #define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
 #define AUX_BYTES (128 * 1024)
 #define OUT_ENTRIES 1024
-#define SWITCHES 1024			/* side-band records per chunk */
-#define CGROUP_LEN 128
 
 struct psrc {
 	char root[4096];
@@ -42,14 +40,8 @@ struct psrc {
 	double reopen_ms;
 	uint8_t out[OUT_ENTRIES * DTL_ENTRY_SIZE];	/* what a user-space mask keeps */
 	/* who pays: the switch stream, its clock from any CPU's AUX header */
-	struct dtl_procs *procs;		/* NULL: --no-tasks */
-	uint64_t boot_tb, tb_freq;
-	uint64_t sb_bad, sb_lost;
-	int32_t on[DTL_MAX_CPUS];		/* the pid last switched in + 1, 0 unknown */
-	struct dtl_sb sb[SWITCHES];
-	struct dtl_switch sw[SWITCHES];
-	char comm[SWITCHES][16];
-	char cgroup[SWITCHES][CGROUP_LEN];
+	struct dtl_taskfeed *feed;		/* NULL: --no-tasks */
+	struct dtl_tbmap map;
 };
 
 static double now_ms(void)
@@ -73,18 +65,19 @@ static void describe(struct dtl_source *src)
 		snprintf(src->detail + len, sizeof(src->detail) - len,
 			 ", mask filtered in user space (kernel has 0x%x)", (unsigned int)p->po.config);
 	}
-	if (!p->procs || (p->cpus && dtl_perf_cpus__sideband_why(p->cpus))) {
+	if (!p->feed || (p->cpus && dtl_perf_cpus__sideband_why(p->cpus))) {
 		size_t len = strlen(src->detail);
 
 		snprintf(src->detail + len, sizeof(src->detail) - len, ", no task switches (%s)",
-			 p->procs ? dtl_perf_cpus__sideband_why(p->cpus) : "--no-tasks");
+			 p->feed ? dtl_perf_cpus__sideband_why(p->cpus) : "--no-tasks");
 	}
-	if (p->sb_lost || p->sb_bad) {
+	if (p->feed && (dtl_taskfeed__lost(p->feed) || dtl_taskfeed__bad(p->feed))) {
 		size_t len = strlen(src->detail);
 
 		snprintf(src->detail + len, sizeof(src->detail) - len,
 			 ", %llu task switch records lost, %llu bad",
-			 (unsigned long long)p->sb_lost, (unsigned long long)p->sb_bad);
+			 (unsigned long long)dtl_taskfeed__lost(p->feed),
+			 (unsigned long long)dtl_taskfeed__bad(p->feed));
 	}
 	if (p->reopen_ms > 0) {
 		size_t len = strlen(src->detail);
@@ -169,7 +162,7 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->po.aux_ring = p->pmu.aux_ring;
 	p->po.aux_bytes = AUX_BYTES;
 	p->po.switches = !o->no_tasks;
-	if (p->po.switches && !(p->procs = dtl_procs__new(p->root))) {
+	if (p->po.switches && !(p->feed = dtl_taskfeed__new(p->root))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -181,7 +174,7 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		goto fail;
 	}
 	/* where involuntary preempts hit, named after the privileges are gone */
-	if (p->procs)
+	if (p->feed)
 		dtl_ksyms__keep_open(p->root);
 	if (open_all(src, src->mask, err, errlen))
 		goto fail;
@@ -190,7 +183,7 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	describe(src);
 	return 0;
 fail:
-	dtl_procs__delete(p->procs);
+	dtl_taskfeed__delete(p->feed);
 	free(p);
 	src->priv = NULL;
 	/* held by another DTL user: --source=auto may still read the VPA */
@@ -202,7 +195,7 @@ static void perf_close(struct dtl_source *src)
 	struct psrc *p = src->priv;
 
 	dtl_perf_cpus__close(p->cpus);
-	dtl_procs__delete(p->procs);
+	dtl_taskfeed__delete(p->feed);
 	free(p);
 }
 
@@ -228,53 +221,19 @@ static size_t filter(const uint8_t *in, size_t n, unsigned int mask, uint8_t *ou
 	return k;
 }
 
-/*
- * The CPU's switches as the loop takes them, after its entries were drained:
- * every switch before those entries' instants is in the ring by now. The
- * names come from /proc at a process's first sight; a record's time goes
- * on the timebase by the AUX header, so nothing is taken before one came.
- * True when the ring has more.
- */
+/* The CPU's switches, on the timebase by the first AUX header that came. True when more. */
 static bool switches(struct psrc *p, unsigned int cpu, struct dtl_chunk *c)
 {
-	size_t n = 0, k = 0;
-	bool more;
+	uint64_t boot_tb, tb_freq;
 
-	if (!p->procs)
+	if (!p->feed)
 		return false;
-	if (!p->tb_freq && !dtl_perf_cpus__clock(p->cpus, cpu, &p->boot_tb, &p->tb_freq))
-		return false;
-	more = dtl_perf_cpus__sideband(p->cpus, cpu, p->sb, SWITCHES, &n, &p->sb_bad);
-	for (size_t i = 0; i < n; i++) {
-		const struct dtl_sb *e = &p->sb[i];
-		struct dtl_switch *sw = &p->sw[k];
-
-		if (e->kind == DTL_SB_COMM) {
-			dtl_procs__comm(p->procs, e->pid, e->comm);
-		} else if (e->kind == DTL_SB_EXIT) {
-			dtl_procs__exit(p->procs, e->pid);
-		} else if (e->kind == DTL_SB_LOST) {
-			p->sb_lost += e->lost;
-			p->on[cpu] = 0;
-		} else if (e->kind == DTL_SB_SWITCH && p->on[cpu] != e->pid + 1) {
-			/*
-			 * A CPU-wide switch comes twice, OUT of one task naming the
-			 * next, then IN of that task: the second changes nothing.
-			 */
-			p->on[cpu] = e->pid + 1;
-			sw->tb = dtl_sb__tb(e->ns, p->boot_tb, p->tb_freq);
-			sw->pid = e->pid;
-			sw->comm = sw->cgroup = NULL;
-			if (dtl_procs__names(p->procs, e->pid, p->comm[k], p->cgroup[k], CGROUP_LEN)) {
-				sw->comm = p->comm[k][0] ? p->comm[k] : NULL;
-				sw->cgroup = p->cgroup[k][0] ? p->cgroup[k] : NULL;
-			}
-			k++;
-		}
+	if (!dtl_tbmap__ok(&p->map)) {
+		if (!dtl_perf_cpus__clock(p->cpus, cpu, &boot_tb, &tb_freq))
+			return false;
+		dtl_tbmap__fixed(&p->map, tb_freq, boot_tb);
 	}
-	c->switches = p->sw;
-	c->nswitches = k;
-	return more;
+	return dtl_taskfeed__take(p->feed, p->cpus, cpu, &p->map, c);
 }
 
 /*

@@ -220,7 +220,7 @@ static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *
 {
 	if (q->cur >= 0 && sw->tb > q->since)
 		t->task[q->cur].run_cur += sw->tb - q->since;
-	q->cur = task_of(t, sw);
+	q->cur = sw->pid < 0 ? -1 : task_of(t, sw);
 	q->since = sw->tb;
 	q->last_tb = sw->tb;
 }
@@ -258,7 +258,7 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 	/* names are taken in now, so the queue holds no pointer into the caller's buffers */
 	slot = &q->q[(q->head + q->n) % q->cap];
 	*slot = *sw;
-	if (sw->comm || sw->cgroup)
+	if ((sw->comm || sw->cgroup) && sw->pid >= 0)
 		task_of(t, sw);
 	slot->comm = slot->cgroup = NULL;
 	q->n++;
