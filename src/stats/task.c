@@ -19,6 +19,7 @@
 
 #define NAME_LEN 128
 #define OTHER_PID INT32_MAX	/* the row of every task past DTL_TASKS_MAX */
+#define NOBODY_PID (INT32_MAX - 1)	/* the row of entries no known task ran at */
 /* the pid and cgroup tables: twice the tasks they hold, a power of two */
 #define SLOT_BITS 13
 _Static_assert(1u << SLOT_BITS == 2 * DTL_TASKS_MAX, "two slots per task");
@@ -149,6 +150,10 @@ static void set_name(struct task *k, int32_t pid, const char *comm)
 		snprintf(k->name, sizeof(k->name), "idle");
 		return;
 	}
+	if (pid == NOBODY_PID) {
+		snprintf(k->name, sizeof(k->name), "(unknown)");
+		return;
+	}
 	/* the sources clean names as they come in; cut to 16 bytes, a character may split */
 	snprintf(clean, sizeof(clean), "%s", comm ? comm : "");
 	i = dtl_name__clean(clean);
@@ -213,6 +218,17 @@ static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
 	set_name(k, sw->pid, sw->comm);
 	t->slot[h] = (int)t->ntask;
 	return (int)t->ntask - 1;
+}
+
+/*
+ * Who ran is not known (before the CPU's first switch, after a stream lost
+ * records): such entries have a row of their own, not the task before's.
+ */
+static int nobody(struct dtl_tasks *t)
+{
+	struct dtl_switch sw = { .pid = NOBODY_PID };
+
+	return task_of(t, &sw);
 }
 
 /* Switch in: the task that leaves is charged its time on the CPU up to tb. */
@@ -339,7 +355,11 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 			q->n--;
 		}
 		if (q->cur < 0) {
+			int k = nobody(t);
+
 			t->unattributed++;
+			if (k >= 0)
+				charge(&t->task[k], &r);
 			continue;
 		}
 		charge(&t->task[q->cur], &r);

@@ -59,7 +59,10 @@ bool dtl_tasks__known(const struct dtl_tasks *t);
 size_t dtl_tasks__count(const struct dtl_tasks *t, enum dtl_task_group g);
 int dtl_tasks__row(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
 		   enum dtl_span span, struct dtl_row *row);
-/* Entries charged to nobody: before the CPU's first switch, since start. */
+/*
+ * Entries no known task ran at (before the CPU's first switch, or after a
+ * switch to DTL_SWITCH_UNKNOWN), since start; their row is "(unknown)".
+ */
 uint64_t dtl_tasks__unattributed(const struct dtl_tasks *t);
 
 struct dtl_task_pc {

@@ -384,3 +384,81 @@ TEST(ksyms_kept_open_reads_addresses_after_the_drop)
 	CHECK(WIFEXITED(status));
 	CHECK_EQ(WEXITSTATUS(status), 0);
 }
+
+#include "platform/tbclock.h"
+#include "source/taskfeed.h"
+
+/*
+ * The debugfs source's stream: only the switches, stamped with the raw clock
+ * and put on the timebase by a calibration. Every switch lands between the
+ * timebase read before it and the one after; a forget makes the CPU's task
+ * unknown from then, and drops what the ring held from before.
+ */
+TEST(taskfeed_raw_clock_stream_lands_on_the_timebase_and_forgets)
+{
+	struct dtl_perf_opts o = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+				   .switches = true, .stream_only = true, .raw_clock = true };
+	struct dtl_tb_sample s[8], before, after;
+	struct dtl_taskfeed *f = dtl_taskfeed__new("/");
+	struct dtl_cpuset set;
+	struct dtl_perf_cpus *p;
+	struct dtl_tbmap m;
+	struct dtl_chunk c;
+	char err[1024];
+	size_t seen = 0, late = 0;
+	pid_t child;
+
+	dtl_cpuset__parse(&set, "0", err, sizeof(err));
+	CHECK(f != NULL);
+	CHECK(dtl_tbclock__sample(512000000, s, 8));
+	CHECK_EQ(dtl_tbmap__calibrate(&m, 512000000, s, 8), 0);
+	dtl_tbclock__sample(512000000, &before, 1);
+	p = dtl_perf_cpus__open(&o, &set, "/", err, sizeof(err));
+	if (!p) {
+		printf("SKIP raw clock switch stream: perf_event_open refused here: %s\n", err);
+		dtl_taskfeed__delete(f);
+		return;
+	}
+	CHECK(dtl_perf_cpus__has(p, 0));
+	child = busy_child(0, "dtlsb-raw");
+	for (int round = 0; round < 10; round++) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+		memset(&c, 0, sizeof(c));
+		while (dtl_taskfeed__take(f, p, 0, &m, &c) || c.nswitches) {
+			dtl_tbclock__sample(512000000, &after, 1);
+			for (size_t i = 0; i < c.nswitches; i++) {
+				seen++;
+				late += c.switches[i].tb < before.tb_before ||
+					c.switches[i].tb > after.tb_after;
+			}
+			memset(&c, 0, sizeof(c));
+		}
+	}
+	CHECK(seen > 2);
+	CHECK_EQ(late, 0);
+	/* a forget: the first switch after it is nobody's, at its instant, and no earlier one follows */
+	{
+		struct timespec ts = { 0, 20000000 };
+		struct dtl_tb_sample now;
+		uint64_t dropped = dtl_taskfeed__dropped(f);
+
+		nanosleep(&ts, NULL);	/* the ring holds switches from before the forget */
+		dtl_tbclock__sample(512000000, &now, 1);
+		dtl_taskfeed__forget(f, 0, now.tb_after);
+		memset(&c, 0, sizeof(c));
+		dtl_taskfeed__take(f, p, 0, &m, &c);
+		CHECK(c.nswitches >= 1);
+		CHECK_EQ(c.switches[0].pid, DTL_SWITCH_UNKNOWN);
+		CHECK_EQ(c.switches[0].tb, now.tb_after);
+		for (size_t i = 1; i < c.nswitches; i++)
+			CHECK(c.switches[i].tb >= now.tb_after);
+		CHECK(dtl_taskfeed__dropped(f) > dropped);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CHECK_EQ(dtl_taskfeed__bad(f), 0);
+	dtl_perf_cpus__close(p);
+	dtl_taskfeed__delete(f);
+}
