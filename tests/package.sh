@@ -120,7 +120,8 @@ else
 	fail "systemd-analyze verify $dunit: $(cat "$tmp/verify")"
 fi
 grep -q "^ExecStart=$tmp/pfx/bin/dtltop .*--source=debugfs " "$dunit" && grep -q '^User=root$' "$dunit" &&
-	grep -q '^CapabilityBoundingSet=$' "$dunit" && grep -q '^NoNewPrivileges=yes$' "$dunit" && ok ||
+	grep -q '^CapabilityBoundingSet=CAP_PERFMON$' "$dunit" && grep -q '^AmbientCapabilities=CAP_PERFMON$' "$dunit" &&
+	grep -q '^SystemCallFilter=@system-service perf_event_open$' "$dunit" && grep -q '^NoNewPrivileges=yes$' "$dunit" && ok ||
 	fail "the debugfs unit: $(grep -E '^(ExecStart|User|CapabilityBoundingSet)=' "$dunit")"
 # each unit's ExecCondition, as systemd runs it: on a machine without its DTL (this one), one
 # line saying why and what to do, and exit 1 (skipped, not failed: no restart every 5 s)

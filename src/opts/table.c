@@ -455,6 +455,15 @@ static const struct opt opts[] = {
 #undef REQ
 #define NR_OWN (sizeof(opts) / sizeof(opts[0]))
 
+/* Backends that read the same stream share its options: listed once. */
+static bool shared(const struct dtl_source_ops *const *b, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (b[j]->opts == b[k]->opts)
+			return true;
+	return false;
+}
+
 /* The table with each backend's rows after --source, made once. */
 const struct opt *dtl_opts__rows(size_t *n)
 {
@@ -472,7 +481,7 @@ const struct opt *dtl_opts__rows(size_t *n)
 			continue;
 		for (size_t k = 0; k < nb; k++)
 			for (const struct dtl_source_opt *r = b[k]->opts; r && r->name &&
-			     nr < DTL_OPTS_MAX - NR_OWN; r++)
+			     nr < DTL_OPTS_MAX - NR_OWN && !shared(b, k); r++)
 				all[nr++] = (struct opt){ r->name, r->letter, r->has_arg, r->arg,
 							  NULL, r->help, NULL, 0, NULL, r, NULL };
 	}

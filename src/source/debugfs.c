@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../dtl/dtl.h"
+#include "../platform/caps.h"
 #include "../platform/ksyms.h"
 #include "../platform/tbclock.h"
 #include "backend.h"
@@ -48,6 +49,7 @@ struct dbg {
 	uint64_t tb_freq;
 	char why[300];			/* why there is no stream, or "" */
 	const char *tb_note;		/* what dtl_sys__timebase() said, or NULL */
+	bool caps;			/* capabilities dropped after the stream opened */
 };
 
 static void busy_hint(const char *root, char *err, size_t errlen, const char *path)
@@ -327,11 +329,26 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	if (o->no_tasks)
 		snprintf(d->why, sizeof(d->why), "--no-tasks");
 	else if (open_stream(d, &src->cpus))
-		goto fail_closed;
+		goto fail_oom;
+	/*
+	 * The stream's events are open: keep only CAP_PERFMON, to reopen one
+	 * for a CPU that comes online. debugfs' files are root's own, so uid 0
+	 * reads them without any capability.
+	 */
+	if (d->stream && dtl_caps__can_perfmon()) {
+		if (dtl_caps__drop()) {
+			snprintf(err, errlen, "cannot drop capabilities: %s", strerror(errno));
+			goto fail_closed;
+		}
+		d->caps = true;
+	}
 	describe(src, note);
 	return 0;
-fail_closed:
+fail_oom:
 	snprintf(err, errlen, "out of memory");
+fail_closed:
+	dtl_perf_cpus__close(d->stream);
+	dtl_taskfeed__delete(d->feed);
 	close_all(d);
 fail:
 	free(d->fd);
@@ -428,8 +445,14 @@ static int dbg_add(struct dtl_source *src, unsigned int cpu)
 	if (open_cpu(d, cpu, err, sizeof(err)))
 		return -1;
 	/* a CPU without its stream has entries nobody pays: said in the detail */
-	if (d->stream && dtl_perf_cpus__add(d->stream, cpu, err, sizeof(err)))
-		snprintf(d->why, sizeof(d->why), "%.290s", err);
+	if (d->stream) {
+		if (d->caps)
+			dtl_caps__raise();
+		if (dtl_perf_cpus__add(d->stream, cpu, err, sizeof(err)))
+			snprintf(d->why, sizeof(d->why), "%.290s", err);
+		if (d->caps)
+			dtl_caps__lower();
+	}
 	return 0;
 }
 
@@ -482,6 +505,7 @@ const struct dtl_source_ops dtl_debugfs_ops = {
 	.name = "debugfs",
 	.help = "<debugfs>/powerpc/dtl (older kernels, root)",
 	.probe = dbg_probe,
+	.opts = dtl_taskfeed__opts,
 	.open = dbg_open,
 	.close = dbg_close,
 	.poll = dbg_poll,

@@ -362,24 +362,11 @@ static bool perf_probe(const char *root, char *why, size_t whylen)
 				 whylen);
 }
 
-static int opt_no_tasks(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
-{
-	(void)a, (void)err, (void)errlen;
-	o->no_tasks = true;
-	return 0;
-}
-
-static const struct dtl_source_opt perf_opts[] = {
-	{ "no-tasks", 0, no_argument, NULL, "no task switch stream beside the vpa_dtl events: "
-	  "no who pays (--group=task|cgroup), one event fewer per CPU", opt_no_tasks },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
 const struct dtl_source_ops dtl_perf_ops = {
 	.name = "perf",
 	.help = "the vpa_dtl PMU (Linux 6.18+)",
 	.probe = perf_probe,
-	.opts = perf_opts,
+	.opts = dtl_taskfeed__opts,
 	.counts_lost = true,	/* dtltop's driver; 6.18's flags gaps, and its own losses are unknown */
 	.open = perf_open,
 	.close = perf_close,

@@ -4,6 +4,7 @@
  */
 #include "taskfeed.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 
 #include "../dtl/sideband.h"
@@ -128,3 +129,16 @@ uint64_t dtl_taskfeed__dropped(const struct dtl_taskfeed *f)
 {
 	return f->dropped;
 }
+
+static int opt_no_tasks(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->no_tasks = true;
+	return 0;
+}
+
+const struct dtl_source_opt dtl_taskfeed__opts[] = {
+	{ "no-tasks", 0, no_argument, NULL, "no task switch stream beside the DTL (perf, "
+	  "debugfs): no who pays (--group=task|cgroup), one event fewer per CPU", opt_no_tasks },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};

@@ -17,9 +17,13 @@
 
 #include "../dtl/tbmap.h"
 #include "../platform/perf.h"
+#include "backend.h"
 #include "source.h"
 
 struct dtl_taskfeed;
+
+/* --no-tasks, for every backend that reads the stream: their .opts */
+extern const struct dtl_source_opt dtl_taskfeed__opts[];
 
 /* Names from root/proc; NULL when out of memory. */
 struct dtl_taskfeed *dtl_taskfeed__new(const char *root);

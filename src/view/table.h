@@ -27,10 +27,11 @@ int dtl_table__fill(struct dtl_table *t, const struct dtl_stats *s, enum dtl_spa
 		    uint64_t ts_ns);
 /* Why a task or cgroup grouping has no rows, for every view to say the same. */
 /* Where who pays works, one sentence: README and man page carry it verbatim (tests/man.sh). */
-#define DTL_NO_TASKS "who pays needs task switches: the vpa_dtl PMU gives them (Linux 6.18 on, " \
-	"or kernel/vpa-dtl.c), as do a perf.data recorded with --switch-events, a recording from " \
-	"format 1.3 on and the simulator's tasks=; debugfs (RHEL, SLES, Ubuntu before 6.18), the " \
-	"VPA and older files have none"
+#define DTL_NO_TASKS "who pays needs task switches: perf's switch stream comes beside the vpa_dtl " \
+	"PMU (Linux 6.18 on, or kernel/vpa-dtl.c) and beside debugfs (root, any kernel with " \
+	"CONFIG_DTL: RHEL, SLES, Ubuntu), as it does in a perf.data recorded with --switch-events, " \
+	"a recording from format 1.3 on and the simulator's tasks=; the VPA, --no-tasks and older " \
+	"files have none"
 /* The first column's heading, "CPU" .. "CGROUP", and its width: the longest name up to max. */
 const char *dtl_table__id_head(const struct dtl_table *t);
 int dtl_table__id_width(const struct dtl_table *t, int max);
