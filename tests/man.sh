@@ -31,6 +31,9 @@ for o in $("$bin" --list-options | cut -f1 | grep -o -- '--[a-z][a-z-]*'); do
 	grep -qF -- "$o" <<<"$help" && ok || fail "option $o not in --help"
 done
 [ "$("$bin" --list-options | wc -l)" -ge 20 ] && ok || fail "--list-options lists too few"
+# an option two backends share (--no-tasks: perf and debugfs) is one row, not one per backend
+dup=$("$bin" --list-options | cut -f1 | grep -o -- '--[a-z][a-z-]*' | sort | uniq -d)
+[ -z "$dup" ] && ok || fail "--list-options lists twice: $dup"
 for f in $("$bin" --list-fields | awk '{print $1}'); do
 	grep -qw -- "$f" <<<"$text" && ok || fail "column $f not in $man"
 done

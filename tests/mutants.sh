@@ -157,6 +157,15 @@ src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: 
 src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set (by cli)
 src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files (by cli)
 src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order (by whopays)
+src/dtl/tbmap.c ^ slack = bound_ns + was + m->residual_ns; ^ slack = bound_ns + m->residual_ns; ^ debugfs who pays: a clock check forgets the old anchor's bracket and calls a held map moved
+src/dtl/tbmap.c ^ s[i].tb_after - s[i].tb_before < best->tb_after - best->tb_before ^ s[i].tb_after - s[i].tb_before > best->tb_after - best->tb_before ^ debugfs who pays: the calibration anchors on the widest bracket
+src/dtl/tbmap.c ^ return d >= m->tb0 ? 0 : m->tb0 - (uint64_t)d; ^ return d >= m->tb0 ? 0 : m->tb0 + (uint64_t)d; ^ debugfs who pays: a switch before the anchor lands after it
+src/source/taskfeed.c ^ } else if (tb < after) { ^ } else if (0) { ^ debugfs who pays: after the clock moved, switches placed by the old map still charge
+src/stats/task.c ^ q->cur = sw->pid < 0 ? -1 : task_of(t, sw); ^ q->cur = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
+src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(&t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
+src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)
+src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase
+src/opts/table.c ^ if (b[j]->opts == b[k]->opts)\n\t\t\treturn true; ^ if (b[j]->opts == b[k]->opts)\n\t\t\tbreak; ^ --no-tasks listed twice in --help (perf and debugfs share it) (by man)
 EOF
 	)
 fi

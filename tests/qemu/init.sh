@@ -42,6 +42,66 @@ ctl rate 0
 # QEMU_DIAG=script on the host runs that instead of the scenarios
 if [ -x /diag.sh ]; then . /diag.sh; poweroff -f; fi
 
+# --- a kernel as fleets run it (NOPMU=1: 6.12, CONFIG_DTL, no vpa_dtl PMU): who pays with debugfs
+if [ -e /nopmu ]; then
+	# inv CSV ROW: involuntary preempts (slice + fault) and cedes of a row, summed
+	inv() {
+		awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i
+			if ($i == "preempt_virtual_memory_page_fault") b = i; if ($i == "preempt_H_CEDE") c = i }; next }
+			$3 == r { s += $a + $b; ce += $c } END { print s + 0, ce + 0 }' "$1"
+	}
+	s=no_pmu_auto_is_debugfs_with_tasks
+	dtltop -b -n 1 -d 0.5 >/tmp/np.out 2>/tmp/np.err; rc=$?
+	if [ -e $PMU ]; then fail $s "this kernel has the PMU"
+	elif [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/np.err)"
+	elif ! head -1 /tmp/np.out | grep -q 'debugfs .*task switches on the timebase clock to +-[0-9]* ns'; then
+		fail $s "$(head -1 /tmp/np.out)"
+	else pass $s; fi
+	echo "dtltop-qemu: no PMU: $(head -1 /tmp/np.out | sed 's/.*, task switches/task switches/')" >&2
+
+	# the who_pays scenario of the 7.3 kernel, on debugfs: CPU 1's involuntary steal to the
+	# pinned burner and its cgroup, CPU 2's cedes to idle
+	s=debugfs_who_pays
+	why=""
+	mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/work ||
+		why="no cgroup2;"
+	sh -c 'echo $$ >/sys/fs/cgroup/work/cgroup.procs; exec cycle burn 1 30' &
+	bpid=$!
+	sleep 1
+	ctl reset
+	ctl rate 200
+	taskset -c 0 dtltop --source=debugfs -C 1,2 -b -n 4 -d 1 -w /tmp/dp.dtl --format=csv -o /tmp/dp.csv \
+		2>/tmp/dp.err || why="$why dtltop exit $?: $(cat /tmp/dp.err);"
+	for g in cpu task cgroup; do
+		dtltop -r /tmp/dp.dtl --speed max -b --group=$g --format=csv -o /tmp/dp-$g.csv 2>>/tmp/dp.err ||
+			why="$why replay --group=$g failed: $(cat /tmp/dp.err);"
+	done
+	set -- $(inv /tmp/dp-cpu.csv 1) $(inv /tmp/dp-cpu.csv 2) $(inv /tmp/dp-task.csv "dtl-burner[$bpid]") \
+		$(inv /tmp/dp-cgroup.csv /work) $(inv /tmp/dp-task.csv idle)
+	echo "dtltop-qemu: debugfs who pays: cpu1 involuntary $1, cpu2 cedes $4; dtl-burner[$bpid] $5, /work $7, idle cedes ${10}" >&2
+	[ "$1" -ge 100 ] || why="$why only $1 involuntary preempts on cpu1;"
+	[ "$((100 * $5))" -ge "$((95 * $1))" ] || why="$why dtl-burner got $5 of cpu1's $1 involuntary preempts;"
+	[ "$((100 * $7))" -ge "$((95 * $1))" ] || why="$why cgroup /work got $7 of cpu1's $1;"
+	[ "$4" -ge 50 ] && [ "$((100 * ${10}))" -ge "$((95 * $4))" ] || why="$why idle got ${10} of cpu2's $4 cedes;"
+	grep -q 'no task data' /tmp/dp-task.csv /tmp/dp.err && why="$why no task data: $(cat /tmp/dp.err);"
+	ctl rate 0
+	kill $bpid 2>/dev/null
+	[ -z "$why" ] && pass $s || fail $s "$why"
+
+	# --no-tasks: no stream, and the header says so
+	s=debugfs_no_tasks_says_so
+	dtltop --source=debugfs --no-tasks -b -n 1 -d 0.3 >/tmp/nt.out 2>&1
+	if head -1 /tmp/nt.out | grep -q 'no task switches (--no-tasks)'; then pass $s
+	else fail $s "$(head -1 /tmp/nt.out)"; fi
+
+	s=kmemleak
+	echo scan >$D/kmemleak; sleep 6; echo scan >$D/kmemleak
+	leaks=$(head -c 600 $D/kmemleak | tr '\n' ' ')
+	if [ -n "$leaks" ]; then fail $s "$leaks"; else pass $s; fi
+	echo "dtltop-qemu: done"
+	poweroff -f
+fi
+
 # --- the PMU and its sysfs, with upstream's values
 s=pmu_sysfs
 if [ ! -r $PMU/type ]; then fail $s "no $PMU"

@@ -6,7 +6,9 @@
 # the scenarios, boots it under QEMU TCG with a hard timeout, and fails on a
 # FAIL line, a missing PASS, or any kernel BUG, WARNING, lockdep report,
 # sleep-in-atomic, kmemleak report or oops on the console. KVER=7.3 (the
-# default) or 6.12 picks the kernel (tests/kernel/tree.sh).
+# default) or 6.12 picks the kernel (tests/kernel/tree.sh). NOPMU=1 builds it
+# without our driver, as RHEL, SLES and Ubuntu ship theirs (CONFIG_DTL, no
+# vpa_dtl PMU), and runs the scenarios of such a kernel: who pays with debugfs.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/qemu/rig.sh
@@ -18,6 +20,16 @@ scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede
 tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder auto_falls_back_to_the_vpa
 vpa_dtl_idx_counts_every_entry debugfs_losses_from_the_vpa cycles_leave_nothing cpu_hotplug
 aux_full_recovers who_pays unprivileged kmemleak"
+suffix=""
+if [ -n "${NOPMU:-}" ]; then
+	scenarios="no_pmu_auto_is_debugfs_with_tasks debugfs_who_pays debugfs_no_tasks_says_so kmemleak"
+	suffix=-nopmu
+	mkdir -p "$top"
+	# an empty driver file: the kernel builds, and has no vpa_dtl PMU
+	printf '// SPDX-License-Identifier: GPL-2.0-only\n/* test only: no vpa_dtl PMU */\n' >"$top/no-vpa-dtl.c"
+	export VPA_DTL_SRC=$top/no-vpa-dtl.c KBUILD_SUFFIX=-nopmu
+	log=$top/console-$kver$suffix.log
+fi
 die() { echo "qemu-check: $*" >&2; exit 1; }
 for t in qemu-system-ppc64 powerpc64le-linux-gnu-gcc cpio; do
 	command -v $t >/dev/null || die "$t missing (scripts/deps.sh qemu installs it)"
@@ -49,6 +61,7 @@ cp build/ppc64le/dtltop "$top/cycle" "$top/ttykeys" "$root/bin/"
 # the TUI's terminal description (compiled terminfo is the same on every architecture)
 mkdir -p "$root/lib/terminfo/x" && cp /lib/terminfo/x/xterm "$root/lib/terminfo/x/"
 cp tests/qemu/init.sh "$root/init"
+[ -n "$suffix" ] && : >"$root/nopmu"
 [ -n "${QEMU_DIAG:-}" ] && install -m 755 "$QEMU_DIAG" "$root/diag.sh"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
 echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"
@@ -64,10 +77,10 @@ grep -q '^FAIL: ' "$log.txt" && bad=1
 for s in $scenarios; do
 	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
 done
-rig_reports "$log.txt" "$top/kernel-reports-$kver.txt"
-if [ -s "$top/kernel-reports-$kver.txt" ]; then
+rig_reports "$log.txt" "$top/kernel-reports-$kver$suffix.txt"
+if [ -s "$top/kernel-reports-$kver$suffix.txt" ]; then
 	echo "qemu-check: $kver: the kernel reported problems:" >&2
-	head -40 "$top/kernel-reports-$kver.txt" >&2
+	head -40 "$top/kernel-reports-$kver$suffix.txt" >&2
 	bad=1
 fi
 if grep -q 'DEBUG_LOCKS_WARN_ON' "$log.txt"; then
