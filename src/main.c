@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "check/check.h"
 #include "info.h"
 #include "loop/loop.h"
 #include "opts/opts.h"
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? 0 : (fprintf(stderr, "dtltop: %s\n", err), 2);
 	if (dtl_info__print(&o))
 		return 0;
+	if (o.check)
+		return dtl_check__print(&o, stdout);
 	o.batch_given = o.batch;
 	o.batch |= !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) || o.report;
 	if (o.output && !o.batch) {

@@ -91,6 +91,59 @@ printf 'partition_entitled_capacity=-50\nshared_processor_mode=1\ncapped=0\npart
 	&& fail "hostile lparcfg figures exported" || ok
 cp "$tmp/lparcfg.good" "$root/proc/powerpc/lparcfg"
 
+# --- --check: one line per fact, what works and why not; exit 0 only when what was asked works
+croot=$tmp/croot
+mkdir -p "$croot/sys/kernel/debug/powerpc/dtl" "$croot/sys/kernel/debug/powerpc/vpa" "$croot/sys/devices/system/cpu" \
+	"$croot/proc/powerpc" "$croot/proc/sys/kernel" "$croot/boot" "$croot/sys/kernel/security"
+echo 0 >"$croot/sys/devices/system/cpu/online"
+printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$croot/proc/cpuinfo"
+echo 0x7 >"$croot/sys/kernel/debug/powerpc/dtl/dtl_event_mask"
+: >"$croot/sys/kernel/debug/powerpc/dtl/cpu-0"
+echo 6.12.0-55.el10.ppc64le >"$croot/proc/sys/kernel/osrelease"
+printf '# CONFIG_FOO is not set\nCONFIG_DTL=y\n' >"$croot/boot/config-6.12.0-55.el10.ppc64le"
+echo 'none [integrity] confidentiality' >"$croot/sys/kernel/security/lockdown"
+echo 1 >"$croot/proc/powerpc/vcpudispatch_stats"
+printf 'partition_entitled_capacity=150\nshared_processor_mode=1\ncapped=0\npartition_active_processors=4\npool_capacity=800\n' \
+	>"$croot/proc/powerpc/lparcfg"
+"$DTLTOP" --check --root "$croot" --no-tasks -d 0.05 >"$tmp/ck.out" 2>"$tmp/ck.err"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$tmp/ck.err" ] && ok || fail "--check on a debugfs root: exit $rc: $(cat "$tmp/ck.err" "$tmp/ck.out")"
+for want in '^--  kernel     Linux 6.12.0-55.el10.ppc64le under --root ' \
+	'^NO  pmu        no vpa_dtl PMU at .*6.18' \
+	'^ok  debugfs    .*/sys/kernel/debug/powerpc/dtl (CONFIG_DTL=y)$' \
+	'^--  lockdown   integrity: .*event mask stays all' \
+	'^NO  holder     /proc/powerpc/vcpudispatch_stats is on and holds the DTL' \
+	'^ok  lparcfg    shared uncapped, ent 1.50, VPs 4, pool 8.00$' \
+	'^NO  pool data  no pool_idle_time: the HMC.s "Allow performance information collection" is off' \
+	'^ok  source     debugfs: .*no task switches (--no-tasks); 0 dispatches in 3 intervals$' \
+	'^--  who pays   no task switches (--no-tasks)$' \
+	'^dtltop --check: what was asked works here$'; do
+	grep -q -- "$want" "$tmp/ck.out" && ok || fail "--check lacks /$want/: $(cat "$tmp/ck.out")"
+done
+# asked for who pays without a stream: NO, exit 1
+"$DTLTOP" --check --root "$croot" --no-tasks --group=task -d 0.05 >"$tmp/ck.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q '^NO  who pays   no task switches (--no-tasks)$' "$tmp/ck.out" &&
+	grep -q 'does not work here (the NO lines above say why)$' "$tmp/ck.out" && ok ||
+	fail "--check --group=task without a stream: exit $rc: $(cat "$tmp/ck.out")"
+# the partition may read pool data; garbage where the facts are; no kernel config
+printf 'shared_processor_mode=1\npool_idle_time=123456\n' >"$croot/proc/powerpc/lparcfg"
+head -c 300 /dev/urandom | tr -d '[]\n' >"$croot/sys/kernel/security/lockdown"
+head -c 100 /dev/urandom >"$croot/proc/sys/kernel/osrelease"
+rm "$croot/boot/config-6.12.0-55.el10.ppc64le"
+"$DTLTOP" --check --root "$croot" --no-tasks -d 0.05 >"$tmp/ck.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^ok  pool data  pool_idle_time readable' "$tmp/ck.out" &&
+	grep -q '^ok  lparcfg    shared uncapped, ent -, VPs -, pool -$' "$tmp/ck.out" &&
+	grep -q '^--  lockdown   unknown (' "$tmp/ck.out" && grep -q '(CONFIG_DTL unknown: no /boot/config' "$tmp/ck.out" &&
+	[ "$(grep -c '' "$tmp/ck.out")" -eq 14 ] && ok || fail "--check on garbage facts: exit $rc: $(cat -v "$tmp/ck.out")"
+# nothing to read: the source's one-line reason, exit 1
+mkdir -p "$tmp/ck-empty"
+"$DTLTOP" --check --root "$tmp/ck-empty" -d 0.05 >"$tmp/ck.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q '^NO  source     .*vpa_dtl' "$tmp/ck.out" && grep -q '^NO  debugfs    no ' "$tmp/ck.out" &&
+	ok || fail "--check with no source: exit $rc: $(cat "$tmp/ck.out")"
+# the simulator works wherever dtltop runs
+"$DTLTOP" --check --sim=clock=virtual -d 0.05 >"$tmp/ck.out" 2>&1 && grep -q '^ok  source     sim: .*[1-9][0-9]* dispatches in 3 intervals$' "$tmp/ck.out" &&
+	grep -q '^ok  steal      the DTL.s [0-9.]* ms over 3 intervals against the VPA.s [0-9.]* ms (' "$tmp/ck.out" &&
+	ok || fail "--check --sim: $(cat "$tmp/ck.out")"
+
 # --- kernel lockdown: debugfs refuses the writable dtl_event_mask even to root (EPERM), not
 # the read-only cpu-N files; the boot mask, all, is in force. An immutable file refuses the
 # same way (root, on a file system with chattr).

@@ -23,6 +23,7 @@ struct dtl_opts {
 	bool list_fields;
 	bool list_keys;
 	bool list_options;
+	bool check;		/* --check: what works here, then exit */
 	const char *sort;	/* -s as given, resolved into sort_col */
 	bool help, version;
 	bool no_color;

@@ -426,6 +426,10 @@ static const struct opt opts[] = {
 	{ "list-keys", 0, NO, NULL, NULL, "print the TUI's keys and exit", FLAG(list_keys), NULL },
 	{ "list-options", 0, NO, NULL, NULL, "print every option, one per line, and exit",
 	  FLAG(list_options), NULL },
+	{ "check", 0, NO, NULL, NULL, "say what works on this machine and why not, one line "
+	  "each (sources, privileges, the switch stream's clock, lparcfg, steal against the VPA "
+	  "over a few intervals); exit 0 when what the other options ask for works",
+	  FLAG(check), NULL },
 	{ "columns", 0, REQ, "LIST", NULL, "the TUI's columns, in order (CSV fields or headings; "
 	  "F2 chooses them too)", PARSE(set_columns), "columns" },
 	{ "smooth", 0, REQ, "SECS", NULL, "the TUI's rates and shares as averages decaying over "

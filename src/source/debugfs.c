@@ -322,14 +322,18 @@ static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 			 "lockdown?): the boot mask, all, is in force; c/p/f cannot narrow it");
 		break;
 	}
-	if (open_all(src, err, errlen))
-		goto fail;
+	/*
+	 * The stream first: the hypervisor writes from a file's open on, and
+	 * an entry before the CPU's first switch is nobody's.
+	 */
 	d->tb_freq = src->tb_freq;
 	d->tb_note = note;
 	if (o->no_tasks)
 		snprintf(d->why, sizeof(d->why), "--no-tasks");
 	else if (open_stream(d, &src->cpus))
 		goto fail_oom;
+	if (open_all(src, err, errlen))
+		goto fail_closed;
 	/*
 	 * The stream's events are open: keep only CAP_PERFMON, to reopen one
 	 * for a CPU that comes online. debugfs' files are root's own, so uid 0

@@ -31,7 +31,7 @@ struct dtl_source_opts {
 	double speed;			/* replay speed; 0 = as fast as possible */
 	bool have_speed;
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
-	bool no_tasks;			/* --no-tasks: no switch stream (perf) */
+	bool no_tasks;			/* --no-tasks: no switch stream (perf, debugfs) */
 };
 
 /* What a source without entries knows of a CPU's interval (--source=vpa). */

@@ -79,6 +79,10 @@ if [ -e /nopmu ]; then
 	set -- $(inv /tmp/dp-cpu.csv 1) $(inv /tmp/dp-cpu.csv 2) $(inv /tmp/dp-task.csv "dtl-burner[$bpid]") \
 		$(inv /tmp/dp-cgroup.csv /work) $(inv /tmp/dp-task.csv idle)
 	echo "dtltop-qemu: debugfs who pays: cpu1 involuntary $1, cpu2 cedes $4; dtl-burner[$bpid] $5, /work $7, idle cedes ${10}" >&2
+	# who else was charged: the rows with any preempt, for a failure's reader
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i; if ($i == "preempt_H_CEDE") c = i }; next }
+		$3 != "selected" && $3 != "all" { s[$3] += $a; ce[$3] += $c } END { for (r in s) if (s[r] + ce[r])
+		printf "dtltop-qemu: debugfs who pays: %s slice %d cede %d\n", r, s[r], ce[r] }' /tmp/dp-task.csv >&2
 	[ "$1" -ge 100 ] || why="$why only $1 involuntary preempts on cpu1;"
 	[ "$((100 * $5))" -ge "$((95 * $1))" ] || why="$why dtl-burner got $5 of cpu1's $1 involuntary preempts;"
 	[ "$((100 * $7))" -ge "$((95 * $1))" ] || why="$why cgroup /work got $7 of cpu1's $1;"
@@ -93,6 +97,22 @@ if [ -e /nopmu ]; then
 	dtltop --source=debugfs --no-tasks -b -n 1 -d 0.3 >/tmp/nt.out 2>&1
 	if head -1 /tmp/nt.out | grep -q 'no task switches (--no-tasks)'; then pass $s
 	else fail $s "$(head -1 /tmp/nt.out)"; fi
+
+	# --check says the same on this kernel: no PMU, debugfs, who pays with its clock; exit 0
+	s=check_without_pmu
+	ctl rate 100
+	dtltop --check --group=task -d 0.5 >/tmp/ck.out 2>&1; rc=$?
+	ctl rate 0
+	sed 's/^/dtltop-qemu: check: /' /tmp/ck.out >&2
+	why=""
+	[ $rc -eq 0 ] || why="exit $rc;"
+	grep -q '^NO  pmu ' /tmp/ck.out || why="$why no NO pmu line;"
+	grep -q '^ok  debugfs    /sys/kernel/debug/powerpc/dtl' /tmp/ck.out || why="$why no ok debugfs line;"
+	grep -q '^ok  who pays   task switches on the timebase clock to +-[0-9]* ns' /tmp/ck.out ||
+		why="$why no ok who pays line;"
+	grep -q '^ok  source     debugfs: .* [1-9][0-9]* dispatches in 3 intervals$' /tmp/ck.out ||
+		why="$why no entries;"
+	[ -z "$why" ] && pass $s || fail $s "$why"
 
 	s=kmemleak
 	echo scan >$D/kmemleak; sleep 6; echo scan >$D/kmemleak
@@ -413,6 +433,17 @@ wait $tpid || why="$why TUI exit $?: $(cat /tmp/wp-tui.err);"
 exec 5>&-
 ctl rate 0
 kill $bpid 2>/dev/null
+[ -z "$why" ] && pass $s || fail $s "$why"
+
+# --- --check on the PMU's kernel: the PMU, who pays, exit 0
+s=check_with_pmu
+ctl rate 100
+dtltop --check --group=task -d 0.5 >/tmp/ck.out 2>&1; rc=$?
+ctl rate 0
+why=""
+[ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/ck.out);"
+grep -q '^ok  pmu        vpa_dtl type [0-9]*, kernel/vpa-dtl.c' /tmp/ck.out || why="$why no ok pmu line;"
+grep -q '^ok  who pays   task switches' /tmp/ck.out || why="$why no ok who pays line: $(grep 'who pays' /tmp/ck.out);"
 [ -z "$why" ] && pass $s || fail $s "$why"
 
 # --- no CAP_PERFMON: the explanation, exit 2

@@ -19,10 +19,11 @@ timeout_s=${QEMU_TIMEOUT:-900}
 scenarios="pmu_sysfs counts mask_cede mask_preempt mask_fault mask_all mask_cede,fault
 tui_mask_keys busy_while_dtltop_runs dtltop_refused_names_the_holder auto_falls_back_to_the_vpa
 vpa_dtl_idx_counts_every_entry debugfs_losses_from_the_vpa cycles_leave_nothing cpu_hotplug
-aux_full_recovers who_pays unprivileged kmemleak"
+aux_full_recovers who_pays check_with_pmu unprivileged kmemleak"
 suffix=""
 if [ -n "${NOPMU:-}" ]; then
-	scenarios="no_pmu_auto_is_debugfs_with_tasks debugfs_who_pays debugfs_no_tasks_says_so kmemleak"
+	scenarios="no_pmu_auto_is_debugfs_with_tasks debugfs_who_pays debugfs_no_tasks_says_so check_without_pmu
+kmemleak"
 	suffix=-nopmu
 	mkdir -p "$top"
 	# an empty driver file: the kernel builds, and has no vpa_dtl PMU
