@@ -95,6 +95,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? 0 : (fprintf(stderr, "dtltop: %s\n", err), 2);
 	if (dtl_info__print(&o))
 		return 0;
+	if (o.have_interval)
+		o.src.replay_interval_s = o.interval_s;
 	if (o.check)
 		return dtl_check__print(&o, stdout);
 	o.batch_given = o.batch;
@@ -103,16 +105,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dtltop: -o needs -b (in the TUI, 'e' exports a snapshot)\n");
 		return 2;
 	}
-	if (o.have_interval)
-		o.src.replay_interval_s = o.interval_s;
-	src = dtl_source__open(&o.src, err, sizeof(err));
-	if (!src)
+	if (!(src = dtl_source__open(&o.src, err, sizeof(err))) ||
+	    !(l = dtl_loop__new(&o, src, &dtl_clock_real, &stop, err, sizeof(err))))	/* takes src */
 		goto fail;
-	l = dtl_loop__new(&o, src, &dtl_clock_real, &stop, err, sizeof(err));	/* takes src */
-	if (!l)
-		goto fail;
-	/* every signal whose default is to end the process ends it the clean way: the -o
-	 * file renamed into place, a recording's end marker, the textfile's dtl_up 0 */
+	/* ending signals end it the clean way: -o renamed in, the recording's end, dtl_up 0 */
 	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
 		signal(ending[i], on_signal);
 	signal(SIGPIPE, SIG_IGN);
