@@ -92,7 +92,8 @@ static void lines(const struct dtl_opts *o, const struct seen *s, struct dtl_che
 	if (vpa_only && (!o->src.backend || strcmp(o->src.backend, "vpa") != 0))
 		*works = false;
 	if (s->tasks)
-		say(&out[(*n)++], DTL_CHECK_OK, "who pays", "%.400s", stream_part(s->detail));
+		say(&out[(*n)++], DTL_CHECK_OK, "who pays", "%.400s", *stream_part(s->detail) ?
+		    stream_part(s->detail) : "task switches came");
 	else
 		say(&out[(*n)++], want_tasks ? DTL_CHECK_NO : DTL_CHECK_INFO, "who pays",
 		    "%.400s", *stream_part(s->detail) ? stream_part(s->detail) :

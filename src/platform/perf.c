@@ -90,9 +90,14 @@ static void explain_as(int e, const char *what, const char *root, int cpu, char 
 	switch (e) {
 	case EACCES:
 	case EPERM:
-		snprintf(buf, len, "%s: permission denied: it needs CAP_PERFMON "
-			 "(or root): run as root, or once 'setcap cap_perfmon+ep dtltop'; "
-			 "/proc/sys/kernel/perf_event_paranoid does not lift this", who);
+		/* the core lets anyone have CPU-wide software events at paranoid <= 0; not the PMU */
+		if (strcmp(what, "vpa_dtl"))
+			snprintf(buf, len, "%s: permission denied: it needs CAP_PERFMON, root, "
+				 "or perf_event_paranoid 0 or below", who);
+		else
+			snprintf(buf, len, "%s: permission denied: it needs CAP_PERFMON "
+				 "(or root): run as root, or once 'setcap cap_perfmon+ep dtltop'; "
+				 "/proc/sys/kernel/perf_event_paranoid does not lift this", who);
 		break;
 	case EBUSY:
 		if (dtl_sys__read(root, "proc/powerpc/vcpudispatch_stats", vds, sizeof(vds)) >= 0)

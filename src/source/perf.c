@@ -70,6 +70,12 @@ static void describe(struct dtl_source *src)
 
 		snprintf(src->detail + len, sizeof(src->detail) - len, ", no task switches (%s)",
 			 p->feed ? dtl_perf_cpus__sideband_why(p->cpus) : "--no-tasks");
+	} else {
+		size_t len = strlen(src->detail);
+
+		/* exact: the AUX header says where sched_clock began on the timebase */
+		snprintf(src->detail + len, sizeof(src->detail) - len,
+			 ", task switches on sched_clock, placed by the AUX header");
 	}
 	if (p->feed && (dtl_taskfeed__lost(p->feed) || dtl_taskfeed__bad(p->feed))) {
 		size_t len = strlen(src->detail);

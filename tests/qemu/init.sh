@@ -443,7 +443,7 @@ ctl rate 0
 why=""
 [ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/ck.out);"
 grep -q '^ok  pmu        vpa_dtl type [0-9]*, kernel/vpa-dtl.c' /tmp/ck.out || why="$why no ok pmu line;"
-grep -q '^ok  who pays   task switches' /tmp/ck.out || why="$why no ok who pays line: $(grep 'who pays' /tmp/ck.out);"
+grep -q '^ok  who pays   task switches on sched_clock, placed by the AUX header' /tmp/ck.out || why="$why no ok who pays line: $(grep 'who pays' /tmp/ck.out);"
 [ -z "$why" ] && pass $s || fail $s "$why"
 
 # --- no CAP_PERFMON: the explanation, exit 2
