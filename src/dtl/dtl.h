@@ -54,6 +54,11 @@ const char *dtl_preempt__name(unsigned int code);
 /* Preempt reasons the vCPU did not ask for: firmware, time slice, faults, HDEC. */
 #define DTL_PREEMPT_INVOLUNTARY_MASK \
 	((1u << 1) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 9))
+/*
+ * Preempt reasons by which the vCPU gave itself up (cede, confer, their
+ * adjunct forms): the steal after one is waited at a wake-up.
+ */
+#define DTL_PREEMPT_CEDE_MASK ((1u << 2) | (1u << 3) | (1u << 7) | (1u << 8))
 /* Preempt reasons that are page faults. */
 #define DTL_PREEMPT_FAULT_MASK ((1u << 5) | (1u << 6))
 

@@ -64,6 +64,7 @@ void dtl_sim__keys(FILE *f);
  */
 struct dtl_sim_truth {
 	uint64_t dispatches, involuntary, steal_ticks, idle_ticks;
+	uint64_t wake_ticks;	/* of steal, after cedes: the woken task's */
 };
 struct dtl_source;
 int dtl_sim__truth(const struct dtl_source *src, unsigned int i, struct dtl_sim_truth *t);

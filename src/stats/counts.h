@@ -16,6 +16,7 @@ struct counts {
 	uint64_t gaps;
 	uint64_t involuntary;
 	uint64_t steal_ticks;
+	uint64_t wake_ticks;	/* of steal, after a cede: whole at its dispatch */
 	uint64_t idle_ticks;
 	uint64_t migrations;
 	uint64_t migr_core;	/* of them, to a thread of the same physical core */
@@ -46,6 +47,8 @@ static inline void dtl_counts__entry(struct counts *c, const struct dtl_rec *r)
 	c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1;
 	c->faults += (DTL_PREEMPT_FAULT_MASK >> p) & 1;
 	c->steal_ticks += steal;
+	/* branch-free: cedes and preempts interleave as the guest's load does */
+	c->wake_ticks += steal & -(uint64_t)((DTL_PREEMPT_CEDE_MASK >> p) & 1);
 	c->steal_raw += steal;
 	c->e2d_raw += r->enqueue_to_dispatch;
 	c->w2r_raw += r->waiting_to_ready;

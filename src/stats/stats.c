@@ -366,6 +366,7 @@ void dtl_counts__add(struct counts *to, const struct counts *c)
 	to->gaps += c->gaps;
 	to->involuntary += c->involuntary;
 	to->steal_ticks += c->steal_ticks;
+	to->wake_ticks += c->wake_ticks;
 	to->idle_ticks += c->idle_ticks;
 	to->migrations += c->migrations;
 	to->migr_core += c->migr_core;
@@ -434,6 +435,7 @@ void dtl_counts__row(const struct counts *c, uint64_t tb_freq, bool summaries, i
 	row->dispatch_per_s = interval_s > 0 ? (double)c->dispatches / interval_s : 0;
 	row->preempt_ratio = c->dispatches ? (double)c->involuntary / (double)c->dispatches : 0;
 	row->steal_us = (double)c->steal_ticks * us_per_tick;
+	row->wake_us = (double)c->wake_ticks * us_per_tick;
 	row->steal_pct = span_us > 0 ? 100.0 * row->steal_us / span_us : 0;
 	row->idle_us = (double)c->idle_ticks * us_per_tick;
 	row->idle_pct = span_us > 0 ? 100.0 * row->idle_us / span_us : 0;

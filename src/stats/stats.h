@@ -40,6 +40,7 @@ struct dtl_row {
 	double dispatch_per_s;
 	double preempt_ratio;		/* involuntary preempts / dispatches */
 	double steal_us;		/* enqueue_to_dispatch + ready_to_enqueue */
+	double wake_us;			/* of it, after cedes (a task's: at its wake-up) */
 	double steal_pct;		/* of the interval (per vCPU for "all") */
 	double idle_us;			/* waiting_to_ready */
 	double idle_pct;		/* of the interval, like steal_pct */

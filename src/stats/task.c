@@ -46,6 +46,13 @@ struct cpuq {
 	int cur;		/* the running task's index, -1 unknown */
 	uint64_t since;		/* when it was switched in */
 	uint64_t last_tb;	/* the latest switch or instant applied */
+	/*
+	 * A cede's steal waits for the task its wake-up was for: the first
+	 * switched in after the entry's dispatch, before the next instant.
+	 * Charged to the idle task (wake_from) until then; -1 none pending.
+	 */
+	int wake_from;
+	uint64_t wake_tb, wake_steal, wake_e2d;
 };
 
 struct dtl_tasks {
@@ -95,7 +102,7 @@ struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
 		return NULL;
 	}
 	for (unsigned int c = 0; c < nr_cpus; c++)
-		t->cpu[c].cur = -1;
+		t->cpu[c].cur = t->cpu[c].wake_from = -1;
 	return t;
 }
 
@@ -231,6 +238,22 @@ static int nobody(struct dtl_tasks *t)
 	return task_of(t, &sw);
 }
 
+/* The woken task (index to) takes the pending cede's steal from the idle task. */
+static void wake(struct dtl_tasks *t, struct cpuq *q, int to)
+{
+	struct counts *from = &t->task[q->wake_from].cur, *c = &t->task[to].cur;
+
+	from->steal_ticks -= q->wake_steal;
+	from->wake_ticks -= q->wake_steal;
+	from->steal_raw -= q->wake_steal;
+	from->e2d_raw -= q->wake_e2d;
+	c->steal_ticks += q->wake_steal;
+	c->wake_ticks += q->wake_steal;
+	c->steal_raw += q->wake_steal;
+	c->e2d_raw += q->wake_e2d;
+	q->wake_from = -1;
+}
+
 /* Switch in: the task that leaves is charged its time on the CPU up to tb. */
 static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *sw)
 {
@@ -239,6 +262,11 @@ static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *
 	q->cur = sw->pid < 0 ? -1 : task_of(t, sw);
 	q->since = sw->tb;
 	q->last_tb = sw->tb;
+	if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) {
+		if (q->cur >= 0)
+			wake(t, q, q->cur);
+		q->wake_from = -1;	/* who woke is unknown: idle keeps it */
+	}
 }
 
 void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_switch *sw)
@@ -354,6 +382,7 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 			q->head = (q->head + 1) % q->cap;
 			q->n--;
 		}
+		q->wake_from = -1;	/* ceded again before any task ran: no task woke */
 		if (q->cur < 0) {
 			int k = nobody(t);
 
@@ -363,6 +392,13 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 			continue;
 		}
 		charge(&t->task[q->cur], &r);
+		if (!t->task[q->cur].pid && ((DTL_PREEMPT_CEDE_MASK >> r.preempt_reason) & 1) &&
+		    r.preempt_reason < DTL_N_PREEMPT) {
+			q->wake_from = q->cur;
+			q->wake_tb = r.timebase;
+			q->wake_steal = (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue;
+			q->wake_e2d = r.enqueue_to_dispatch;
+		}
 		if (at > q->last_tb)
 			q->last_tb = at;
 	}
@@ -400,12 +436,34 @@ static void sum_cgroups(struct dtl_tasks *t)
 	}
 }
 
+/*
+ * A wake-up still pending at the interval's end goes to the task its queue
+ * says runs first after the dispatch, so no interval's figures move later;
+ * where none has come yet, the idle task keeps it.
+ */
+static void settle_wake(struct dtl_tasks *t, struct cpuq *q)
+{
+	for (size_t i = 0; q->wake_from >= 0 && i < q->n; i++) {
+		const struct dtl_switch *sw = &q->q[(q->head + i) % q->cap];
+		int k;
+
+		if (sw->tb < q->wake_tb || !sw->pid)
+			continue;
+		k = sw->pid < 0 ? -1 : task_of(t, sw);
+		if (k >= 0)
+			wake(t, q, k);
+		break;
+	}
+	q->wake_from = -1;
+}
+
 void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned int mask)
 {
 	/* the running task's time so far is this interval's: charged up to the last instant seen */
 	for (unsigned int c = 0; c < t->nr_cpus; c++) {
 		struct cpuq *q = &t->cpu[c];
 
+		settle_wake(t, q);
 		if (q->cur >= 0 && q->last_tb > q->since) {
 			t->task[q->cur].run_cur += q->last_tb - q->since;
 			q->since = q->last_tb;

@@ -81,6 +81,9 @@ static const struct dtl_col later[] = {
 	  DTL_KNOWN_STAT, 1, 6, 99, 1 },
 	{ "samples", "", "count", "latency samples behind lat_p50_us and lat_p99_us (the TUI shows "
 	  "'-' below 20)", DTL_COL_U64, F(samples), 0, 0, 6, 99, 1 },
+	/* 0.4 */
+	{ "wake_us", "WAKEus", "us", "of steal_us, the wait after a cede (a wake-up); a task's: "
+	  "the first to run after it", DTL_COL_DOUBLE, F(wake_us), 0, 1, 10, 5, 1 },
 };
 
 /* Short TUI headings for the reason columns worth a glance. */

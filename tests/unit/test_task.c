@@ -183,6 +183,51 @@ TEST(tasks_before_the_first_switch_nobody_pays_and_names_are_clean)
 	dtl_tasks__delete(t);
 }
 
+/* A cede's wait delays the task its wake-up was for: the first to run after the dispatch. */
+TEST(tasks_the_woken_pays_its_wake_up)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[4 * DTL_ENTRY_SIZE];
+	struct dtl_row row;
+
+	sw(t, 0, 100, 0, NULL, NULL);			/* idle */
+	/* cede at 1000 (w2r 500), ready at 1500, dispatched at 1800: 300 of steal */
+	put(e, 1800, 2, 200, 100, 500, 0, 0);
+	sw(t, 0, 1805, 7, "nginx", "/web.slice");	/* the interrupt's task runs first */
+	sw(t, 0, 1900, 8, "pg", "/db.slice");
+	/* pg confers at 2400 from a spinlock: its own wake-up, nobody else's */
+	put(e + DTL_ENTRY_SIZE, 2500, 3, 50, 50, 0, 0, 0);
+	sw(t, 0, 2600, 0, NULL, NULL);
+	/* idle cedes and cedes again before any task ran: idle keeps that one */
+	put(e + 2 * DTL_ENTRY_SIZE, 3000, 2, 40, 0, 300, 0, 0);
+	put(e + 3 * DTL_ENTRY_SIZE, 4000, 2, 60, 0, 800, 0, 0);
+	dtl_tasks__add_entries(t, 0, e, 4);
+	/* the last cede's task comes after the last entry: settled at the interval's end */
+	sw(t, 0, 4001, 8, NULL, NULL);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "nginx[7]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 0);
+	CHECK_NEAR(row.steal_us, 300, 1e-9);
+	CHECK_NEAR(row.wake_us, 300, 1e-9);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "pg[8]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	CHECK_NEAR(row.steal_us, 100 + 60, 1e-9);
+	CHECK_NEAR(row.wake_us, 100 + 60, 1e-9);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "idle", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 3);
+	CHECK_NEAR(row.steal_us, 40, 1e-9);
+	CHECK_NEAR(row.wake_us, 40, 1e-9);
+	CHECK_NEAR(row.idle_us, 500 + 300 + 800, 1e-9);
+	/* by cgroup the same, and the rows add up to every entry's steal */
+	CHECK(find(t, DTL_TASKS_BY_CGROUP, "/web.slice", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.wake_us, 300, 1e-9);
+	/* since start keeps them where they went */
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "nginx[7]", &row, DTL_SPAN_TOTAL) >= 0);
+	CHECK_NEAR(row.wake_us, 300, 1e-9);
+	dtl_tasks__delete(t);
+}
+
 /* A stream that lost records, or a clock map in doubt: nobody pays until the next switch. */
 TEST(tasks_after_an_unknown_switch_nobody_pays_until_the_next)
 {
@@ -295,6 +340,7 @@ static void sim_against_truth(const char *params, unsigned int mask, int interva
 		CHECK_EQ(row.preempt[1] + row.preempt[4] + row.preempt[5] + row.preempt[6] +
 			 row.preempt[9], truth.involuntary);
 		CHECK_NEAR(row.steal_us, (double)truth.steal_ticks / tb_us, 1e-3);
+		CHECK_NEAR(row.wake_us, (double)truth.wake_ticks / tb_us, 1e-3);
 		CHECK_NEAR(row.idle_us, (double)truth.idle_ticks / tb_us, 1e-3);
 		all += truth.dispatches;
 	}

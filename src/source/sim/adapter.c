@@ -237,6 +237,7 @@ static size_t sim_window(struct sim *s, unsigned int cpu, unsigned int mask, uin
 		account(s, e);
 		if (mask & dtl_preempt__mask_bit(e->r.preempt_reason)) {
 			s->ring_task[n % DTL_RING_ENTRIES] = e->task;
+			s->ring_woken[n % DTL_RING_ENTRIES] = e->woken;
 			dtl_rec__encode(&e->r, s->ring[n++ % DTL_RING_ENTRIES]);
 			v->vpa_written++;
 		}
@@ -253,13 +254,20 @@ static size_t sim_window(struct sim *s, unsigned int cpu, unsigned int mask, uin
 		memcpy(s->out[i], s->ring[(first + i) % DTL_RING_ENTRIES], DTL_ENTRY_SIZE);
 	for (size_t i = 0; s->p.ntasks && i < keep; i++) {
 		struct dtl_sim_truth *g = &s->truth[s->ring_task[(first + i) % DTL_RING_ENTRIES]];
+		int w = s->ring_woken[(first + i) % DTL_RING_ENTRIES];
+		struct dtl_sim_truth *payer = w >= 0 ? &s->truth[w] : g;
 		struct dtl_rec r;
+		uint64_t steal;
 
 		dtl_rec__decode(&r, s->out[i]);
+		steal = (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue;
 		g->dispatches++;
 		g->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> r.preempt_reason) & 1;
-		g->steal_ticks += (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue;
 		g->idle_ticks += r.waiting_to_ready;
+		/* a cede's wait is the woken task's; the entry stays the idle task's */
+		payer->steal_ticks += steal;
+		if ((DTL_PREEMPT_CEDE_MASK >> r.preempt_reason) & 1)
+			payer->wake_ticks += steal;
 	}
 	return keep;
 }

@@ -105,7 +105,17 @@ void sim_task_pc(struct sim *s, struct simcpu *v, struct dtl_rec *r)
 void sim_sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t0, uint64_t t,
 		     bool start, bool cede)
 {
-	if (start || v->task == SIM_IDLE(s)) {
+	/*
+	 * A thread stopped before the run it was dispatched for began (t0 <
+	 * its dispatch): its task's switch is at the stop, where the pick at
+	 * the stop put it, unless a chunk has handed it out already.
+	 */
+	if (v->woke && t0 < v->woke_at && v->nsw > v->sw_given &&
+	    v->sw[v->nsw - 1].tb == SIM_TB0 + v->woke_at) {
+		v->sw[v->nsw - 1].tb = SIM_TB0 + t0;
+		v->tick_at = t0 + s->gtick;
+	}
+	if ((start && !v->woke) || v->task == SIM_IDLE(s)) {
 		int n = pick_task(s, v, cpu);
 
 		if (n != v->task)
@@ -128,6 +138,24 @@ void sim_sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t
 		v->task = SIM_IDLE(s);
 	}
 	v->pend_task = v->task;
+	v->woke = false;
+}
+
+/*
+ * The burst's pick, made at the dispatch rather than at the burst's first
+ * stop: the same draw of the same generator, so every switch is where it
+ * was, and the entry knows whom its wait delayed.
+ */
+int sim_wake_task(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t)
+{
+	int n = pick_task(s, v, cpu);
+
+	push_switch(s, v, cpu, t, n);
+	v->task = n;
+	v->tick_at = t + s->gtick;
+	v->woke = true;
+	v->woke_at = t;
+	return n;
 }
 
 

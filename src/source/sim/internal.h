@@ -21,6 +21,7 @@
 struct simentry {
 	struct dtl_rec r;
 	int16_t task;		/* the task at its preempt instant (tasks=) */
+	int16_t woken;		/* a cede's: the task its wake-up ran first; -1 none */
 	uint32_t hold, latency;	/* of its enqueue_to_dispatch: the hold, and dispatch latency */
 	uint8_t hold_cause;	/* enum dtl_hv_hold */
 };
@@ -52,6 +53,8 @@ struct simcpu {
 	/* tasks=: the guest's scheduler, on its own generator */
 	uint64_t trng;
 	int task, pend_task;	/* running now; running at the pending entry's preempt */
+	bool woke;		/* the burst's task was picked at its dispatch (a wake-up) */
+	uint64_t woke_at;	/* that dispatch */
 	uint64_t tick_at;	/* the guest scheduler's next tick */
 	struct dtl_switch *sw;	/* switches not yet handed out, then those handed out */
 	size_t nsw, swcap, sw_given;
@@ -94,6 +97,7 @@ struct sim {
 	struct dtl_sim_truth *truth;	/* by task: tasks=, the idle task, kworker */
 	bool *announced;		/* a task's comm and cgroup go with its first switch */
 	int16_t ring_task[DTL_RING_ENTRIES];
+	int16_t ring_woken[DTL_RING_ENTRIES];
 	uint8_t ring[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 	uint8_t out[DTL_RING_ENTRIES][DTL_ENTRY_SIZE];
 };
@@ -135,6 +139,8 @@ extern const char sim_kallsyms[];
 void sim_sched_tasks(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t0, uint64_t t,
 		     bool start, bool cede);
 void sim_tasks_begin(struct sim *s, struct simcpu *v, unsigned int cpu);
+/* An idle vCPU dispatched at t: the interrupt that woke it wakes a task, which runs first. */
+int sim_wake_task(struct sim *s, struct simcpu *v, unsigned int cpu, uint64_t t);
 /* Where an involuntary preempt of the pending entry's task landed (srr0, srr1). */
 void sim_task_pc(struct sim *s, struct simcpu *v, struct dtl_rec *r);
 

@@ -169,6 +169,14 @@ static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t 
 	e = new_entry(v);
 	e->r = *r;
 	e->task = (int16_t)v->pend_task;
+	e->woken = -1;
+	if (s->p.ntasks && v->task == SIM_IDLE(s)) {
+		int n = sim_wake_task(s, v, cpu, t);
+
+		/* who pays a cede's wait: the task that ran first after it (task.c) */
+		if (v->pend_task == SIM_IDLE(s) && ((DTL_PREEMPT_CEDE_MASK >> r->preempt_reason) & 1))
+			e->woken = (int16_t)n;
+	}
 	e->hold = clamp32(v->hold < e2d ? v->hold : e2d);
 	e->latency = clamp32(e2d - e->hold + r->ready_to_enqueue);
 	e->hold_cause = (uint8_t)p->share.hold;
