@@ -284,6 +284,12 @@ grep -q '^all: 0 dispatch cycles .*(VPA counters, no DTL: latency, reasons and f
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ n++; if ($c["lat_p99_us"] != "" || $c["steal_pct"] == "") bad++ }
 	END { exit !(n == 3 && !bad) }' && ok || fail "vpa source CSV: latency blank, steal known"
+# --check: the VPA alone works where --source=vpa asked for it (auto takes it only when the DTL
+# is held: tests/qemu's auto_falls_back_to_the_vpa); auto finds no DTL here and says so
+"$DTLTOP" --check --source=vpa --root "$tmp/vr" -d 0.05 >"$tmp/ck.out" 2>&1 && grep -q '^ok  source     vpa: ' "$tmp/ck.out" &&
+	ok || fail "--check --source=vpa: $(cat "$tmp/ck.out")"
+"$DTLTOP" --check --root "$tmp/vr" -d 0.05 >"$tmp/ck.out" 2>&1 && fail "--check: no DTL source passes" ||
+	{ grep -q '^NO  source     no DTL source: ' "$tmp/ck.out" && ok || fail "--check auto on a VPA root: $(cat "$tmp/ck.out")"; }
 
 # --- JSON Lines and InfluxDB line protocol: the CSV's figures, field for field
 "$DTLTOP" --sim=vps=2,smt=2,clock=virtual -b -n 2 --csv >"$tmp/f.csv" || fail "csv for the formats"

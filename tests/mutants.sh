@@ -166,6 +166,13 @@ src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(&t->task[k], &r); ^ \t\t\ti
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)
 src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase
 src/opts/table.c ^ if (b[j]->opts == b[k]->opts)\n\t\t\treturn true; ^ if (b[j]->opts == b[k]->opts)\n\t\t\tbreak; ^ --no-tasks listed twice in --help (perf and debugfs share it) (by man)
+src/stats/task.c ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) { ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb > q->wake_tb) { ^ who pays: the task switched in at the wake-up's dispatch is not the one woken
+src/stats/task.c ^ \t\tq->wake_from = -1;\t/* ceded again before any task ran: no task woke */\n ^ \n ^ who pays: a cede no task ran after charges the next task's wake
+src/stats/task.c ^ \t\tsettle_wake(t, q);\n ^ \n ^ who pays: a wake-up at the interval's end stays with idle
+src/stats/counts.h ^ steal & -(uint64_t)((DTL_PREEMPT_CEDE_MASK >> p) & 1) ^ steal & -(uint64_t)((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) ^ WAKE counts the involuntary preempts' steal
+src/source/sim/guest.c ^ \t\tv->sw[v->nsw - 1].tb = SIM_TB0 + t0;\n ^ \n ^ simulator: a thread stopped before its run began switches its task after the stop (truth and stream disagree)
+src/check/run.c ^ \tif (want_tasks && !s->tasks)\n\t\t*works = false; ^ \tif (0)\n\t\t*works = false; ^ --check exits 0 when who pays was asked and does not work (by cli)
+src/check/facts.c ^ \tif (c.have_pool_idle)\n ^ \tif (!c.have_pool_idle)\n ^ --check says pool data is off where the partition reads it (by cli)
 EOF
 	)
 fi

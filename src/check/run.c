@@ -82,14 +82,15 @@ static void lines(const struct dtl_opts *o, const struct seen *s, struct dtl_che
 		  size_t *n, bool *works)
 {
 	bool want_tasks = o->group == DTL_ROW_TASK || o->group == DTL_ROW_CGROUP;
-	bool vpa_only = strcmp(s->source, "vpa") == 0;
+	/* the VPA alone works where it was asked for, not where auto fell back to it */
+	bool fallback = strcmp(s->source, "vpa") == 0 &&
+			(!o->src.backend || strcmp(o->src.backend, "vpa") != 0);
 	char a[48], b[48];
 
-	say(&out[(*n)++], vpa_only ? DTL_CHECK_NO : DTL_CHECK_OK, "source",
+	say(&out[(*n)++], fallback ? DTL_CHECK_NO : DTL_CHECK_OK, "source",
 	    "%s: %.300s; %llu dispatches in %u intervals", s->source, s->detail,
 	    (unsigned long long)s->dispatches, s->intervals);
-	/* the VPA alone works where it was asked for, not where auto fell back to it */
-	if (vpa_only && (!o->src.backend || strcmp(o->src.backend, "vpa") != 0))
+	if (fallback)
 		*works = false;
 	if (s->tasks)
 		say(&out[(*n)++], DTL_CHECK_OK, "who pays", "%.400s", *stream_part(s->detail) ?

@@ -252,8 +252,11 @@ else pass $s; fi
 s=auto_falls_back_to_the_vpa
 exec 3<$D/powerpc/dtl/cpu-1
 dtltop -b -n 1 -d 0.5 >/tmp/fb.out 2>/tmp/fb.err; rc=$?
+# --check: auto's VPA is not the DTL that was asked for: NO, exit 1
+dtltop --check -n 1 -d 0.3 >/tmp/fb.ck 2>&1; ckrc=$?
 exec 3<&-
 if [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/fb.err)"
+elif [ $ckrc -ne 1 ] || ! grep -q '^NO  source     vpa: ' /tmp/fb.ck; then fail $s "--check exit $ckrc: $(cat /tmp/fb.ck)"
 elif ! grep -q 'note: VPA counters only: .*busy' /tmp/fb.err; then fail $s "no note: $(cat /tmp/fb.err)"
 elif ! grep -q '(VPA counters, no DTL' /tmp/fb.out; then fail $s "$(sed -n 2p /tmp/fb.out)"
 else pass $s; fi
