@@ -1,33 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * vpa_dtl: the hypervisor's Dispatch Trace Log of each virtual processor,
- * as a perf PMU whose events write raw DTL entries into their AUX area.
+ * Perf interface to expose Dispatch Trace Log counters.
  *
- * ABI as the 6.18 driver: events dtl_cede (0x1), dtl_preempt (0x2),
- * dtl_fault (0x4), dtl_all (0x7) in config:0-7, CPU-wide sampling events,
- * the sample period is the poll period in ns (at least 1 ms), and the AUX
- * stream is one boot-timebase record followed by big-endian dtl_entry
- * records, 48 bytes each. Any non-zero subset of 0x7 is accepted.
- *
- * What it does differently, and why:
- *  - The AUX area is a ring: records are written at the handle's head,
- *    wrapping at the end of the buffer, never beyond the free space
- *    perf_aux_output_begin() reports. What does not fit is dropped whole
- *    and the record is flagged PERF_AUX_FLAG_TRUNCATED.
- *  - No entry is dropped silently. Entries lost because the hypervisor
- *    lapped the 85-entry ring, because an entry was overwritten while being
- *    copied, or because the AUX area was unavailable or full are counted:
- *    the count is the event's value (read(2) on the event fd), so any
- *    consumer can read it without a new ABI, and the next AUX record after a
- *    loss carries PERF_AUX_FLAG_PARTIAL, which perf already reports as a
- *    record with gaps.
- *  - All state lives in the event, allocated in event_init and freed in
- *    event->destroy, so del/add cycles, period changes and a second open on
- *    a busy CPU cannot free or clobber what another event uses.
- *  - With CONFIG_VIRT_CPU_ACCOUNTING_NATIVE the kernel already has a DTL
- *    registered per CPU for steal time. We read that buffer with our own
- *    index and OR our mask into the enable mask, restoring it on del: the
- *    kernel's registration and indices are never touched.
+ * Copyright (C) 2024 Kajol Jain, IBM Corporation
  */
 
 #define pr_fmt(fmt) "vpa_dtl: " fmt
