@@ -147,7 +147,7 @@ keys Down Down Space	# the third: DISP/s
 expect '^  \[ \] DISP/s' "Space hides a column"
 keys Down '-'	# INVOL% moves before DISP/s
 expect '^  \[x\] INVOL% .*' "the moved column keeps its state"
-for i in $(seq 17); do keys Down; done
+for i in $(seq 18); do keys Down; done	# past the screen columns below INVOL% (WAKE made 18) to steal_pct
 keys Enter C-u 'steal_pct=50:90' Enter
 expect '^  steal_pct +50:90' "a threshold edited on the setup screen"
 keys Escape
