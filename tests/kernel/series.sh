@@ -8,10 +8,10 @@ cd "$(dirname "$0")/../.." || exit 1
 scripts/patches.sh write >"$tmp/out" 2>&1 && grep -q 'byte for byte' "$tmp/out" && ok ||
 	fail "make patches on the tree as it is: $(tail -3 "$tmp/out")"
 # the driver changed, the series did not
-sed 's/lapped the 85-entry ring/lapped the ring/' kernel/vpa-dtl.c >"$tmp/drift.c"
+sed 's/"vpa_dtl: " fmt/"vpa-dtl: " fmt/' kernel/vpa-dtl.c >"$tmp/drift.c"
 cmp -s "$tmp/drift.c" kernel/vpa-dtl.c && fail "the drift mutant changed nothing"
 PATCHES_DRIVER="$tmp/drift.c" scripts/patches.sh write >"$tmp/out" 2>&1
-[ $? -ne 0 ] && grep -q "differs from $tmp/drift.c" "$tmp/out" && grep -q '^+.*lapped the ring' "$tmp/out" && ok ||
+[ $? -ne 0 ] && grep -q "differs from $tmp/drift.c" "$tmp/out" && grep -q '^+.*"vpa-dtl: " fmt' "$tmp/out" && ok ||
 	fail "a driver that drifted from the series was not caught: $(tail -3 "$tmp/out")"
 # a patch that no longer applies
 mkdir -p "$tmp/series" && cp kernel/upstream/* "$tmp/series/"
