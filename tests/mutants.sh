@@ -167,7 +167,7 @@ src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu
 src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase
 src/opts/table.c ^ if (b[j]->opts == b[k]->opts)\n\t\t\treturn true; ^ if (b[j]->opts == b[k]->opts)\n\t\t\tbreak; ^ --no-tasks listed twice in --help (perf and debugfs share it) (by man)
 src/stats/task.c ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) { ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb > q->wake_tb) { ^ who pays: the task switched in at the wake-up's dispatch is not the one woken
-src/stats/task.c ^ \t\tq->wake_from = -1;\t/* ceded again before any task ran: no task woke */\n ^ \n ^ who pays: a cede no task ran after charges the next task's wake
+src/stats/task.c ^ \t\tq->wake_from = -1;\t/* ceded again before any task ran: no task woke */\n ^ \n ^ who pays: a cede, then another entry before any task ran: the next task is charged the cede's wake-up
 src/stats/task.c ^ \t\tsettle_wake(t, q);\n ^ \n ^ who pays: a wake-up at the interval's end stays with idle
 src/stats/counts.h ^ steal & -(uint64_t)((DTL_PREEMPT_CEDE_MASK >> p) & 1) ^ steal & -(uint64_t)((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) ^ WAKE counts the involuntary preempts' steal
 src/source/sim/guest.c ^ \t\tv->sw[v->nsw - 1].tb = SIM_TB0 + t0;\n ^ \n ^ simulator: a thread stopped before its run began switches its task after the stop (truth and stream disagree)

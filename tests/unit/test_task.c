@@ -225,6 +225,20 @@ TEST(tasks_the_woken_pays_its_wake_up)
 	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
 	CHECK(find(t, DTL_TASKS_BY_TASK, "nginx[7]", &row, DTL_SPAN_TOTAL) >= 0);
 	CHECK_NEAR(row.wake_us, 300, 1e-9);
+	/* a cede, then the idle task preempted (polling): the task after is no cede's wake-up */
+	sw(t, 0, 5000, 0, NULL, NULL);
+	put(e, 6000, 2, 70, 0, 900, 0, 0);
+	put(e + DTL_ENTRY_SIZE, 6500, 4, 30, 0, 0, 0, 0);
+	dtl_tasks__add_entries(t, 0, e, 2);
+	sw(t, 0, 6600, 7, NULL, NULL);
+	put(e, 7000, 4, 5, 0, 0, 0, 0);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "nginx[7]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.wake_us, 0, 1e-9);
+	CHECK_NEAR(row.steal_us, 5, 1e-9);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "idle", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.wake_us, 70, 1e-9);
 	dtl_tasks__delete(t);
 }
 
