@@ -159,7 +159,7 @@ PY
 	[ "$all" -eq 150 ] && [ "$got" -eq "$all" ] && ok ||
 		fail "the writer [$w] was charged $got of the $all time-slice preempts it was preempted in: $(grep -v ',0,0\.0,' "$tmp/dw.csv" | cut -d, -f1-8 | head -8)"
 	"$DTLTOP" --root "$droot" --source=debugfs -C 1 -b -n 2 -d 0.1 >"$tmp/dw.txt" 2>&1
-	grep -q 'task switches on the stand-in clock to +-[0-9]* ns (off -\?[0-9]* ns at the last of [0-9]* checks; 0 past 20 us)' \
+	grep -q 'debugfs [^ ]*/droot/sys/kernel/debug/powerpc/dtl; .*, task switches on the stand-in clock to +-[0-9]* ns (off -\?[0-9]* ns at the last of [0-9]* checks; 0 past 20 us)' \
 		"$tmp/dw.txt" && ok || fail "the header does not give the calibration: $(head -1 "$tmp/dw.txt")"
 	"$DTLTOP" --root "$droot" --source=debugfs --no-tasks -C 1 -b -n 1 -d 0.1 | head -1 |
 		grep -q 'no task switches (--no-tasks)' && ok || fail "--no-tasks with debugfs"

@@ -203,7 +203,7 @@ TEST(tasks_the_woken_pays_its_wake_up)
 	put(e + 3 * DTL_ENTRY_SIZE, 4000, 2, 60, 0, 800, 0, 0);
 	dtl_tasks__add_entries(t, 0, e, 4);
 	/* the last cede's task comes after the last entry: settled at the interval's end */
-	sw(t, 0, 4001, 8, NULL, NULL);
+	sw(t, 0, 4000, 8, NULL, NULL);	/* at the dispatch itself */
 	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
 	CHECK(find(t, DTL_TASKS_BY_TASK, "nginx[7]", &row, DTL_SPAN_INTERVAL) >= 0);
 	CHECK_EQ(row.dispatches, 0);
