@@ -177,6 +177,16 @@ PY
 	fi
 fi
 
+# --- the embedded default (make run's --sim) runs a workload: who pays has rows; a chosen LPAR has none
+"$DTLTOP" --sim --no-config -b -n 1 --group=task --format=csv >"$tmp/def.csv" 2>&1 || fail "--sim --group=task"
+for r in 'postgres\[1000\]' 'nginx\[1100\]' 'batch\[1200\]' 'idle'; do
+	grep -q ",$r," "$tmp/def.csv" && ok || fail "make run's simulator has no $r row: $(head -3 "$tmp/def.csv")"
+done
+"$DTLTOP" --sim --no-config -b -n 1 --group=cgroup --format=csv | grep -q ',/system.slice/postgresql.service,' &&
+	ok || fail "make run's simulator: no postgresql.service cgroup"
+"$DTLTOP" --sim=vcpus=16 --no-config -b -n 1 --group=task 2>&1 | grep -q 'no task data' &&
+	ok || fail "a --sim with keys but no tasks= runs tasks"
+
 # --- the simulator's CPUs are the same with and without tasks=
 a=$("$DTLTOP" --sim=vcpus=8,clock=virtual --no-config -b -n 3 --csv | md5sum)
 b=$("$DTLTOP" --sim=vcpus=8,clock=virtual,tasks=a+b:2 --no-config -b -n 3 --csv | md5sum)

@@ -16,6 +16,14 @@
 #include "internal.h"
 
 /* The simulator's --sim keys: the parser, --sim=help and the man-page check read this. */
+/*
+ * The embedded default (--sim alone, or no DTL here) runs a guest with work
+ * to show: who pays has rows at the first v. Any key given is a chosen
+ * LPAR, whose tasks= (none without it) is the user's.
+ */
+#define DEFAULT_TASKS "postgres:3:/system.slice/postgresql.service+" \
+	"nginx:2:/system.slice/nginx.service+batch:1:/batch.slice"
+
 static int parse_tasks(const char *v, size_t n, struct dtl_sim_params *p, char *err,
 		       size_t errlen);
 static int parse_load(const char *v, size_t n, struct dtl_sim_params *p, char *err,
@@ -118,7 +126,9 @@ void dtl_sim__keys(FILE *f)
 	      "each busy burst runs one, picked by weight among those allowed on the CPU (cpuN:\n"
 	      "that CPU only) and picked again at each 4 ms tick; the CPU runs the idle task\n"
 	      "between bursts (its cedes are idle's), and kworker where no task may run.\n"
-	      "Without tasks= there is no switch stream, as on a source without one.\n", f);
+	      "Without tasks= there is no switch stream, as on a source without one; --sim\n"
+	      "alone (and the fallback where no DTL exists) runs\n"
+	      "  tasks=" DEFAULT_TASKS "\n", f);
 }
 
 static void key_names(char *buf, size_t len)
@@ -343,6 +353,7 @@ static bool given_key(unsigned int given, const char *key)
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
 {
 	unsigned int given = 0;
+	bool bare = !s || !*s;
 
 	memset(p, 0, sizeof(*p));
 	p->vcpus = 16;
@@ -361,6 +372,8 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 		s += n;
 		s += *s == ',';
 	}
+	if (bare && parse_tasks(DEFAULT_TASKS, strlen(DEFAULT_TASKS), p, err, errlen))
+		return -1;
 	if (p->smt & (p->smt - 1)) {
 		snprintf(err, errlen, "bad --sim: smt=%u (want 1, 2, 4 or 8)", p->smt);
 		return -1;
