@@ -274,11 +274,15 @@ TEST(procs_names_once_again_after_exec_or_exit)
 /* A child on cpu with a name of its own, switching often, until killed. */
 static pid_t busy_child(unsigned int cpu, const char *name)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid == 0) {
 		cpu_set_t one;
 
+		/* a test killed by its timeout takes its child along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		sched_setaffinity(0, sizeof(one), &one);
@@ -426,7 +430,9 @@ TEST(taskfeed_raw_clock_stream_lands_on_the_timebase_and_forgets)
 
 		nanosleep(&ts, NULL);
 		memset(&c, 0, sizeof(c));
-		while (dtl_taskfeed__take(f, p, 0, &m, &c) || c.nswitches) {
+		/* bounded: a feed that never runs dry fails here, it does not hang */
+		for (int more = 0; more < 1000 && (dtl_taskfeed__take(f, p, 0, &m, &c) || c.nswitches);
+		     more++) {
 			dtl_tbclock__sample(512000000, &after, 1);
 			for (size_t i = 0; i < c.nswitches; i++) {
 				seen++;
