@@ -261,7 +261,6 @@ static void check_clock(struct dtl_source *src)
 		dtl_taskfeed__forget(d->feed, cpu, s[0].tb_before);
 }
 
-
 static int dbg_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		    char *err, size_t errlen)
 {
