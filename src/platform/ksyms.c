@@ -5,6 +5,7 @@
  */
 #include "ksyms.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,11 +37,13 @@ static int by_addr(const void *a, const void *b)
 /* One line into *out; false for what is not a text symbol (or not a line). */
 static bool parse_line(const char *p, const char *end, struct ksym *out, bool *zero)
 {
-	char *e;
+	const char *e = p;
 	size_t n;
-	uint64_t a;
+	uint64_t a = 0;
 
-	a = strtoull(p, &e, 16);
+	/* by hand, within end: strtoull() reads on to a NUL the buffer need not have */
+	for (; e < end && e - p < 16 && isxdigit((unsigned char)*e); e++)
+		a = a << 4 | (uint64_t)(*e <= '9' ? *e - '0' : (*e | 0x20) - 'a' + 10);
 	if (e == p || e >= end || *e != ' ' || e + 3 >= end || e[2] != ' ')
 		return false;
 	if (!strchr("tTwW", e[1]))
