@@ -392,8 +392,9 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 			continue;
 		}
 		charge(&t->task[q->cur], &r);
-		if (!t->task[q->cur].pid && ((DTL_PREEMPT_CEDE_MASK >> r.preempt_reason) & 1) &&
-		    r.preempt_reason < DTL_N_PREEMPT) {
+		/* the reason is the hypervisor's byte: bounded before it is a shift */
+		if (!t->task[q->cur].pid && r.preempt_reason < DTL_N_PREEMPT &&
+		    ((DTL_PREEMPT_CEDE_MASK >> r.preempt_reason) & 1)) {
 			q->wake_from = q->cur;
 			q->wake_tb = r.timebase;
 			q->wake_steal = (uint64_t)r.enqueue_to_dispatch + r.ready_to_enqueue;
