@@ -5,6 +5,8 @@
  */
 #include "check.h"
 
+#include <stdarg.h>
+
 #define CHECK_LINES 16
 
 static const char *const mark[] = {
@@ -12,6 +14,18 @@ static const char *const mark[] = {
 	[DTL_CHECK_NO] = "NO",
 	[DTL_CHECK_INFO] = "--",
 };
+
+void dtl_check__say(struct dtl_check_line *l, enum dtl_check_state s, const char *what,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	l->state = s;
+	l->what = what;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+}
 
 int dtl_check__print(const struct dtl_opts *o, FILE *f)
 {

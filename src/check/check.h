@@ -24,6 +24,9 @@ struct dtl_check_line {
 	char text[480];
 };
 
+/* Fills l: its state, its name, its text as printf would make it. */
+void dtl_check__say(struct dtl_check_line *l, enum dtl_check_state s, const char *what,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The machine's facts under o's --root: up to max lines into out, how many. */
 size_t dtl_check__facts(const struct dtl_opts *o, struct dtl_check_line *out, size_t max);
 /*

@@ -6,7 +6,6 @@
 #include "check.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -19,18 +18,6 @@
 static const char *root_of(const struct dtl_opts *o)
 {
 	return o->src.root ? o->src.root : "/";
-}
-
-static void say(struct dtl_check_line *l, enum dtl_check_state s, const char *what,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	l->state = s;
-	l->what = what;
-	va_start(ap, fmt);
-	vsnprintf(l->text, sizeof(l->text), fmt, ap);
-	va_end(ap);
 }
 
 /* The kernel's release: the tree's where --root gives one, else uname's. */
@@ -51,9 +38,9 @@ static void pmu(const char *root, struct dtl_check_line *l)
 	char err[512];
 
 	if (dtl_pmu__discover(root, &p, err, sizeof(err)))
-		say(l, DTL_CHECK_NO, "pmu", "%s", err);
+		dtl_check__say(l, DTL_CHECK_NO, "pmu", "%s", err);
 	else
-		say(l, DTL_CHECK_OK, "pmu", "vpa_dtl type %d, %s", p.type,
+		dtl_check__say(l, DTL_CHECK_OK, "pmu", "vpa_dtl type %d, %s", p.type,
 		    p.aux_ring ? "kernel/vpa-dtl.c's ring layout: every loss counted" :
 		    "the 6.18 driver's layout: losses flagged, not counted");
 }
@@ -80,27 +67,27 @@ static void debugfs(const char *root, const char *rel, struct dtl_check_line *l)
 
 	dtl_sys__path(path, sizeof(path), root, DTL_DEBUGFS_DIR);
 	if (dtl_sys__exists(root, DTL_DEBUGFS_DIR)) {
-		say(l, DTL_CHECK_OK, "debugfs", "%.200s (%s)", path, config_dtl(root, rel));
+		dtl_check__say(l, DTL_CHECK_OK, "debugfs", "%.200s (%s)", path, config_dtl(root, rel));
 		return;
 	}
 	e = errno;
 	if (e == EACCES || e == EPERM)
-		say(l, DTL_CHECK_NO, "debugfs", "%.200s: %s (debugfs needs root)", path, strerror(e));
+		dtl_check__say(l, DTL_CHECK_NO, "debugfs", "%.200s: %s (debugfs needs root)", path, strerror(e));
 	else if (!dtl_sys__exists(root, "sys/kernel/debug/powerpc"))
-		say(l, DTL_CHECK_NO, "debugfs", "no %.200s: debugfs is not mounted (mount -t debugfs "
+		dtl_check__say(l, DTL_CHECK_NO, "debugfs", "no %.200s: debugfs is not mounted (mount -t debugfs "
 		    "none /sys/kernel/debug), or this is no pseries kernel", path);
 	else
-		say(l, DTL_CHECK_NO, "debugfs", "no %.200s (%s)", path, config_dtl(root, rel));
+		dtl_check__say(l, DTL_CHECK_NO, "debugfs", "no %.200s (%s)", path, config_dtl(root, rel));
 }
 
 static void vpa(const char *root, struct dtl_check_line *l)
 {
 	if (dtl_sys__exists(root, "sys/kernel/debug/powerpc/vpa/cpu-0"))
-		say(l, DTL_CHECK_OK, "vpa", "<debugfs>/powerpc/vpa/cpu-N: the steal counters every "
+		dtl_check__say(l, DTL_CHECK_OK, "vpa", "<debugfs>/powerpc/vpa/cpu-N: the steal counters every "
 		    "source is checked against");
 	else
-		say(l, DTL_CHECK_NO, "vpa", "no <debugfs>/powerpc/vpa/cpu-0 (it needs root and debugfs "
-		    "mounted): steal is not checked against the VPA");
+		dtl_check__say(l, DTL_CHECK_NO, "vpa", "no <debugfs>/powerpc/vpa/cpu-0 (it needs "
+			       "root and debugfs mounted): steal is not checked against the VPA");
 }
 
 static void lockdown(const char *root, struct dtl_check_line *l)
@@ -108,20 +95,20 @@ static void lockdown(const char *root, struct dtl_check_line *l)
 	char buf[128], *b, *e;
 
 	if (dtl_sys__read(root, "sys/kernel/security/lockdown", buf, sizeof(buf)) < 0) {
-		say(l, DTL_CHECK_INFO, "lockdown", "unknown (no securityfs lockdown file)");
+		dtl_check__say(l, DTL_CHECK_INFO, "lockdown", "unknown (no securityfs lockdown file)");
 		return;
 	}
 	b = strchr(buf, '[');
 	e = b ? strchr(b, ']') : NULL;
 	if (!b || !e) {
-		say(l, DTL_CHECK_INFO, "lockdown", "unknown (%.60s)", strtok(buf, "\n") ? buf : "");
+		dtl_check__say(l, DTL_CHECK_INFO, "lockdown", "unknown (%.60s)", strtok(buf, "\n") ? buf : "");
 		return;
 	}
 	*e = 0;
 	if (strcmp(b + 1, "none") == 0)
-		say(l, DTL_CHECK_OK, "lockdown", "none");
+		dtl_check__say(l, DTL_CHECK_OK, "lockdown", "none");
 	else
-		say(l, DTL_CHECK_INFO, "lockdown", "%.40s: debugfs' writable files are refused, so "
+		dtl_check__say(l, DTL_CHECK_INFO, "lockdown", "%.40s: debugfs' writable files are refused, so "
 		    "its event mask stays all (-e and the mask keys cannot narrow it)", b + 1);
 }
 
@@ -130,12 +117,12 @@ static void holder(const char *root, struct dtl_check_line *l)
 	char buf[16];
 
 	if (dtl_sys__read(root, "proc/powerpc/vcpudispatch_stats", buf, sizeof(buf)) < 0)
-		say(l, DTL_CHECK_INFO, "holder", "no /proc/powerpc/vcpudispatch_stats here");
+		dtl_check__say(l, DTL_CHECK_INFO, "holder", "no /proc/powerpc/vcpudispatch_stats here");
 	else if (strncmp(buf, "off", 3) == 0 || buf[0] == '0')
-		say(l, DTL_CHECK_OK, "holder", "/proc/powerpc/vcpudispatch_stats is off: the DTL is "
+		dtl_check__say(l, DTL_CHECK_OK, "holder", "/proc/powerpc/vcpudispatch_stats is off: the DTL is "
 		    "free");
 	else
-		say(l, DTL_CHECK_NO, "holder", "/proc/powerpc/vcpudispatch_stats is on and holds the "
+		dtl_check__say(l, DTL_CHECK_NO, "holder", "/proc/powerpc/vcpudispatch_stats is on and holds the "
 		    "DTL ('echo 0 >' it)");
 }
 
@@ -146,7 +133,7 @@ static void privileges(const char *root, struct dtl_check_line *l)
 
 	if (dtl_sys__read(root, "proc/sys/kernel/perf_event_paranoid", par, sizeof(par)) > 0)
 		par[strcspn(par, "\n")] = 0;
-	say(l, perfmon && geteuid() == 0 ? DTL_CHECK_OK : DTL_CHECK_INFO, "privilege",
+	dtl_check__say(l, perfmon && geteuid() == 0 ? DTL_CHECK_OK : DTL_CHECK_INFO, "privilege",
 	    "uid %u, CAP_PERFMON %s, perf_event_paranoid %s; the PMU and the switch stream need "
 	    "CAP_PERFMON, debugfs and the VPA uid 0", (unsigned int)geteuid(),
 	    perfmon ? "held" : "not held", par);
@@ -159,25 +146,25 @@ static void lparcfg(const char *root, struct dtl_check_line *l, struct dtl_check
 	char ent[32], vps[32], pc[32];
 
 	if (dtl_sys__read(root, "proc/powerpc/lparcfg", text, sizeof(text)) < 0) {
-		say(l, DTL_CHECK_NO, "lparcfg", "no /proc/powerpc/lparcfg: not a PowerVM LPAR (or "
+		dtl_check__say(l, DTL_CHECK_NO, "lparcfg", "no /proc/powerpc/lparcfg: not a PowerVM LPAR (or "
 		    "unreadable): the verdict and physc, %%entc, app are unknown");
-		say(pool, DTL_CHECK_INFO, "pool data", "unknown without lparcfg");
+		dtl_check__say(pool, DTL_CHECK_INFO, "pool data", "unknown without lparcfg");
 		return;
 	}
 	dtl_sys__parse_lparcfg(text, &c);
-	say(l, DTL_CHECK_OK, "lparcfg", "%s%s, ent %s, VPs %s, pool %s",
+	dtl_check__say(l, DTL_CHECK_OK, "lparcfg", "%s%s, ent %s, VPs %s, pool %s",
 	    !c.have_mode ? "mode unknown" : c.shared ? "shared" : "dedicated",
 	    c.have_mode && c.shared ? (c.capped ? " capped" : " uncapped") : "",
 	    dtl_sys__fig(ent, sizeof(ent), c.have_ent, c.entitlement, 2, ""),
 	    dtl_sys__fig(vps, sizeof(vps), c.have_vps, c.active_vps, 0, ""),
 	    dtl_sys__fig(pc, sizeof(pc), c.have_pool, c.pool_capacity, 2, ""));
 	if (c.have_pool_idle)
-		say(pool, DTL_CHECK_OK, "pool data", "pool_idle_time readable: app (the pool's idle "
+		dtl_check__say(pool, DTL_CHECK_OK, "pool data", "pool_idle_time readable: app (the pool's idle "
 		    "processors) is known");
 	else if (c.have_mode && !c.shared)
-		say(pool, DTL_CHECK_INFO, "pool data", "a dedicated partition has no pool");
+		dtl_check__say(pool, DTL_CHECK_INFO, "pool data", "a dedicated partition has no pool");
 	else
-		say(pool, DTL_CHECK_NO, "pool data", "no pool_idle_time: the HMC's \"Allow "
+		dtl_check__say(pool, DTL_CHECK_NO, "pool data", "no pool_idle_time: the HMC's \"Allow "
 		    "performance information collection\" is off for this partition, so app and "
 		    "whether the pool is short stay unknown");
 }
@@ -190,7 +177,7 @@ size_t dtl_check__facts(const struct dtl_opts *o, struct dtl_check_line *out, si
 	if (max < 9)
 		return 0;
 	release(root, rel, sizeof(rel));
-	say(&out[0], DTL_CHECK_INFO, "kernel", "Linux %s%s%.300s", rel,
+	dtl_check__say(&out[0], DTL_CHECK_INFO, "kernel", "Linux %s%s%.300s", rel,
 	    strcmp(root, "/") ? " under --root " : "", strcmp(root, "/") ? root : "");
 	pmu(root, &out[1]);
 	debugfs(root, rel, &out[2]);

@@ -6,7 +6,6 @@
 #include "check.h"
 
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "../loop/loop.h"
@@ -49,18 +48,6 @@ static int keep(struct dtl_view *v, const struct dtl_model *m, bool fresh)
 
 static const struct dtl_view_ops keep_ops = { .interactive = false, .show = keep };
 
-static void say(struct dtl_check_line *l, enum dtl_check_state st, const char *what,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	l->state = st;
-	l->what = what;
-	va_start(ap, fmt);
-	vsnprintf(l->text, sizeof(l->text), fmt, ap);
-	va_end(ap);
-}
-
 /* A share of b that a differs by, in words; "" where b is nothing. */
 static void diff(char *buf, size_t len, double a, double b)
 {
@@ -87,22 +74,22 @@ static void lines(const struct dtl_opts *o, const struct seen *s, struct dtl_che
 			(!o->src.backend || strcmp(o->src.backend, "vpa") != 0);
 	char a[48], b[48];
 
-	say(&out[(*n)++], fallback ? DTL_CHECK_NO : DTL_CHECK_OK, "source",
+	dtl_check__say(&out[(*n)++], fallback ? DTL_CHECK_NO : DTL_CHECK_OK, "source",
 	    "%s: %.300s; %llu dispatches in %u intervals", s->source, s->detail,
 	    (unsigned long long)s->dispatches, s->intervals);
 	if (fallback)
 		*works = false;
 	if (s->tasks)
-		say(&out[(*n)++], DTL_CHECK_OK, "who pays", "%.400s", *stream_part(s->detail) ?
+		dtl_check__say(&out[(*n)++], DTL_CHECK_OK, "who pays", "%.400s", *stream_part(s->detail) ?
 		    stream_part(s->detail) : "task switches came");
 	else
-		say(&out[(*n)++], want_tasks ? DTL_CHECK_NO : DTL_CHECK_INFO, "who pays",
+		dtl_check__say(&out[(*n)++], want_tasks ? DTL_CHECK_NO : DTL_CHECK_INFO, "who pays",
 		    "%.400s", *stream_part(s->detail) ? stream_part(s->detail) :
 		    "no task switch came: this source has no switch stream");
 	if (want_tasks && !s->tasks)
 		*works = false;
 	if (!s->vpa && !s->stat) {
-		say(&out[(*n)++], DTL_CHECK_INFO, "steal", "not cross-checked: neither the VPA nor "
+		dtl_check__say(&out[(*n)++], DTL_CHECK_INFO, "steal", "not cross-checked: neither the VPA nor "
 		    "/proc/stat gave this source's CPUs their steal");
 		return;
 	}
@@ -115,7 +102,7 @@ static void lines(const struct dtl_opts *o, const struct seen *s, struct dtl_che
 			snprintf(va, sizeof(va), "%.1f ms%s", s->vpa_us / 1e3, a);
 		if (s->stat)
 			snprintf(st, sizeof(st), "%.1f ms%s", s->stat_us / 1e3, b);
-		say(&out[(*n)++], DTL_CHECK_OK, "steal", "the DTL's %.1f ms over %u intervals "
+		dtl_check__say(&out[(*n)++], DTL_CHECK_OK, "steal", "the DTL's %.1f ms over %u intervals "
 		    "against the VPA's %s and /proc/stat's %s", s->steal_us / 1e3, s->intervals,
 		    va, st);
 	}
@@ -142,17 +129,17 @@ bool dtl_check__run_source(const struct dtl_opts *o, struct dtl_check_line *out,
 	ro.report = NULL;
 	src = dtl_source__open(&ro.src, err, sizeof(err));
 	if (!src) {
-		say(&out[(*n)++], DTL_CHECK_NO, "source", "%.460s", err);
+		dtl_check__say(&out[(*n)++], DTL_CHECK_NO, "source", "%.460s", err);
 		return false;
 	}
 	l = dtl_loop__new(&ro, src, &dtl_clock_real, &never, err, sizeof(err));
 	if (!l) {
-		say(&out[(*n)++], DTL_CHECK_NO, "source", "%.460s", err);
+		dtl_check__say(&out[(*n)++], DTL_CHECK_NO, "source", "%.460s", err);
 		return false;
 	}
 	rc = dtl_loop__delete(l, dtl_loop__run(l, &v));
 	if (rc || !s.intervals) {
-		say(&out[(*n)++], DTL_CHECK_NO, "source", "%s: no interval came to an end (exit %d)",
+		dtl_check__say(&out[(*n)++], DTL_CHECK_NO, "source", "%s: no interval came to an end (exit %d)",
 		    s.source[0] ? s.source : "the source", rc);
 		return false;
 	}
