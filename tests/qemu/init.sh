@@ -22,6 +22,12 @@ col() {
 	awk -F, -v cpu="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == f) k = i; next }
 		$3 == cpu { s += $k } END { print s + 0 }' "$1"
 }
+# inv CSV ROW: involuntary preempts (slice + fault) and cedes of a row, summed
+inv() {
+	awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i
+		if ($i == "preempt_virtual_memory_page_fault") b = i; if ($i == "preempt_H_CEDE") c = i }; next }
+		$3 == r { s += $a + $b; ce += $c } END { print s + 0, ce + 0 }' "$1"
+}
 dtl_objs() { awk '$1 == "dtl" { print $2 }' /proc/slabinfo; }
 # shown_plus_lost CSV LABEL MIN: per CPU, what dtltop showed plus what it counted lost is what
 # the fake hypervisor wrote (at least MIN), and something was lost; prints why not
@@ -44,12 +50,6 @@ if [ -x /diag.sh ]; then . /diag.sh; poweroff -f; fi
 
 # --- a kernel as fleets run it (NOPMU=1: 6.12, CONFIG_DTL, no vpa_dtl PMU): who pays with debugfs
 if [ -e /nopmu ]; then
-	# inv CSV ROW: involuntary preempts (slice + fault) and cedes of a row, summed
-	inv() {
-		awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i
-			if ($i == "preempt_virtual_memory_page_fault") b = i; if ($i == "preempt_H_CEDE") c = i }; next }
-			$3 == r { s += $a + $b; ce += $c } END { print s + 0, ce + 0 }' "$1"
-	}
 	s=no_pmu_auto_is_debugfs_with_tasks
 	dtltop -b -n 1 -d 0.5 >/tmp/np.out 2>/tmp/np.err; rc=$?
 	if [ -e $PMU ]; then fail $s "this kernel has the PMU"
@@ -392,12 +392,6 @@ fi
 # fake hypervisor writes a known function's address as srr0: the payer pane names it.
 s=who_pays
 why=""
-# inv CSV ROW: involuntary preempts (slice + fault) and cedes of a row, summed
-inv() {
-	awk -F, -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "preempt_time_slice") a = i
-		if ($i == "preempt_virtual_memory_page_fault") b = i; if ($i == "preempt_H_CEDE") c = i }; next }
-		$3 == r { s += $a + $b; ce += $c } END { print s + 0, ce + 0 }' "$1"
-}
 mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup && mkdir -p /sys/fs/cgroup/work ||
 	why="no cgroup2;"
 sh -c 'echo $$ >/sys/fs/cgroup/work/cgroup.procs; exec cycle burn 1 30' &
