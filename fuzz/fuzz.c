@@ -382,8 +382,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * A switch stream's ring as the kernel's side-band event fills it: the
 	 * first byte picks the trailer's layout, the rest is the ring image,
-	 * walked from any tail. Every record parsed is one of ours, and the walk
-	 * never passes head.
+	 * walked from any tail (an odd one: in a ring of the input's size).
+	 * Every record parsed is one of ours, and the walk never passes head.
 	 */
 	static const uint64_t layouts[] = {
 		DTL_SAMPLE_TID | DTL_SAMPLE_TIME,
@@ -402,6 +402,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data++, size--;
 	while (ring * 2 <= size)
 		ring *= 2;
+	if (tail & 1)
+		ring = size;	/* no power of two: the walk divides where it masks */
 	for (uint64_t t = tail, head = size; t < head;) {
 		uint64_t next = dtl_sb__ring(data, ring, t, head, st, out, 16, &n, &bad);
 

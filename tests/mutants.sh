@@ -161,6 +161,9 @@ src/dtl/tbmap.c ^ slack = bound_ns + was + m->residual_ns; ^ slack = bound_ns + 
 src/dtl/tbmap.c ^ s[i].tb_after - s[i].tb_before < best->tb_after - best->tb_before ^ s[i].tb_after - s[i].tb_before > best->tb_after - best->tb_before ^ debugfs who pays: the calibration anchors on the widest bracket
 src/dtl/tbmap.c ^ return d >= m->tb0 ? 0 : m->tb0 - (uint64_t)d; ^ return d >= m->tb0 ? 0 : m->tb0 + (uint64_t)d; ^ debugfs who pays: a switch before the anchor lands after it
 src/source/taskfeed.c ^ } else if (tb < after) { ^ } else if (0) { ^ debugfs who pays: after the clock moved, switches placed by the old map still charge
+src/dtl/sideband.c ^ uint64_t off = mask ? tail & mask : tail % size; ^ uint64_t off = tail & (size - 1); ^ switch stream: a ring whose size is no power of two walked as if it were
+src/source/taskfeed.c ^ if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1) ^ if (0) ^ who pays: the IN record after its OUT queued as a second switch
+src/source/taskfeed.c ^ if (k && f->sw[k - 1].tb > tb) ^ if (0) ^ who pays: a loss marked before the switch ahead of it in the ring
 src/stats/task.c ^ q->cur = sw->pid < 0 ? -1 : task_of(t, sw); ^ q->cur = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
 src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(&t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)

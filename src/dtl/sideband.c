@@ -37,32 +37,35 @@ static uint64_t le64(const uint8_t *p)
 }
 
 /* The trailer's size, and where TID, TIME and CPU are in it (-1: absent). */
-static size_t trailer(uint64_t st, int *tid, int *time, int *cpu)
+struct trailer {
+	size_t size;
+	int tid, time, cpu;
+};
+
+static struct trailer trailer(uint64_t st)
 {
 	static const uint64_t order[] = { DTL_SAMPLE_TID, DTL_SAMPLE_TIME, DTL_SAMPLE_ID,
 					  DTL_SAMPLE_STREAM_ID, DTL_SAMPLE_CPU,
 					  DTL_SAMPLE_IDENTIFIER };
-	size_t at = 0;
+	struct trailer t = { 0, -1, -1, -1 };
 
-	*tid = *time = *cpu = -1;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (!(st & order[i]))
 			continue;
 		if (order[i] == DTL_SAMPLE_TID)
-			*tid = (int)at;
+			t.tid = (int)t.size;
 		else if (order[i] == DTL_SAMPLE_TIME)
-			*time = (int)at;
+			t.time = (int)t.size;
 		else if (order[i] == DTL_SAMPLE_CPU)
-			*cpu = (int)at;
-		at += 8;
+			t.cpu = (int)t.size;
+		t.size += 8;
 	}
-	return at;
+	return t;
 }
 
-int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *out)
+static int parse(const uint8_t *rec, size_t size, const struct trailer *tr, struct dtl_sb *out)
 {
-	int tid, time, cpu;
-	size_t tl = trailer(st, &tid, &time, &cpu), body;
+	size_t body;
 	uint32_t type;
 	uint16_t misc;
 	const uint8_t *t;
@@ -74,16 +77,18 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 	if (type != REC_LOST && type != REC_COMM && type != REC_EXIT && type != REC_FORK &&
 	    type != REC_SWITCH && type != REC_SWITCH_CPU_WIDE)
 		return 0;
-	if (tid < 0 || time < 0)
+	if (tr->tid < 0 || tr->time < 0)
 		return 0;	/* no time or task: of no use to us */
-	if (size < 8 + tl)
+	if (size < 8 + tr->size)
 		return -1;
-	body = size - 8 - tl;
-	t = rec + size - tl;
-	memset(out, 0, sizeof(*out));
-	out->ns = le64(t + time);
-	out->pid = (int32_t)le32(t + tid);
-	out->cpu = cpu >= 0 ? le32(t + cpu) : UINT32_MAX;
+	body = size - 8 - tr->size;
+	t = rec + size - tr->size;
+	out->ns = le64(t + tr->time);
+	out->pid = (int32_t)le32(t + tr->tid);
+	out->cpu = tr->cpu >= 0 ? le32(t + tr->cpu) : UINT32_MAX;
+	out->ppid = 0;
+	out->lost = 0;
+	out->comm[0] = '\0';
 	switch (type) {
 	case REC_LOST:
 		if (body < 16)
@@ -99,6 +104,7 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 			return 0;	/* a thread's own name: the process keeps its leader's */
 		out->kind = DTL_SB_COMM;
 		out->pid = (int32_t)le32(rec + 8);
+		memset(out->comm, 0, sizeof(out->comm));
 		memcpy(out->comm, rec + 16, body - 8 < sizeof(out->comm) ? body - 8 : sizeof(out->comm));
 		out->comm[sizeof(out->comm) - 1] = '\0';
 		dtl_name__clean(out->comm);
@@ -136,9 +142,20 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 	}
 }
 
+int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *out)
+{
+	struct trailer tr = trailer(st);
+
+	memset(out, 0, sizeof(*out));
+	return parse(rec, size, &tr, out);
+}
+
 uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_t head,
 		      uint64_t st, struct dtl_sb *out, size_t max, size_t *n, uint64_t *bad)
 {
+	struct trailer tr = trailer(st);
+	/* perf's rings are a power of two: a mask, not a division, per record */
+	uint64_t mask = size && !(size & (size - 1)) ? size - 1 : 0;
 	uint8_t rec[MAX_REC];
 
 	*n = 0;
@@ -147,18 +164,27 @@ uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_
 		return head;
 	}
 	while (head - tail >= 8 && *n < max) {
+		uint64_t off = mask ? tail & mask : tail % size;
+		const uint8_t *p = base + off;
 		uint16_t len;
 		int rc;
 
-		dtl_ring__copy(base, size, tail, rec, 8);
-		memcpy(&len, rec + 6, 2);
+		if (off + 8 > size) {
+			dtl_ring__copy(base, size, tail, rec, 8);
+			p = rec;
+		}
+		memcpy(&len, p + 6, 2);
 		if (len < 8 || len > head - tail) {
 			(*bad)++;
 			return head;
 		}
 		if (len <= MAX_REC) {
-			dtl_ring__copy(base, size, tail, rec, len);
-			rc = dtl_sb__parse(rec, len, st, &out[*n]);
+			/* read in place; only a record across the ring's end is copied */
+			if (off + len > size) {
+				dtl_ring__copy(base, size, tail, rec, len);
+				p = rec;
+			}
+			rc = parse(p, len, &tr, &out[*n]);
 			if (rc > 0)
 				(*n)++;
 			else if (rc < 0)

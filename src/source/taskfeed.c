@@ -57,30 +57,36 @@ static void unknown(struct dtl_taskfeed *f, unsigned int cpu, uint64_t tb, size_
 	(*k)++;
 }
 
-/*
- * Taken after the CPU's entries were drained: every switch before those
- * entries' instants is in the ring by now.
- */
-bool dtl_taskfeed__take(struct dtl_taskfeed *f, struct dtl_perf_cpus *cpus, unsigned int cpu,
-			const struct dtl_tbmap *map, struct dtl_chunk *c)
+void dtl_taskfeed__feed(struct dtl_taskfeed *f, unsigned int cpu, const struct dtl_tbmap *map,
+			const struct dtl_sb *sb, size_t n, struct dtl_chunk *c)
 {
-	size_t n = 0, k = 0;
+	size_t k = 0;
 	uint64_t after = 0;
-	bool more;
 
+	c->switches = f->sw;
+	c->nswitches = 0;
 	if (cpu >= DTL_MAX_CPUS || !dtl_tbmap__ok(map))
-		return false;
+		return;
 	if (f->forget_at[cpu]) {
 		after = f->forget_at[cpu] - 1;
 		f->forget_at[cpu] = 0;
 		unknown(f, cpu, after, &k);
 	}
-	more = dtl_perf_cpus__sideband(cpus, cpu, f->sb, SWITCHES, &n, &f->bad);
+	if (n > SWITCHES)
+		n = SWITCHES;
 	for (size_t i = 0; i < n; i++) {
-		const struct dtl_sb *e = &f->sb[i];
+		const struct dtl_sb *e = &sb[i];
 		struct dtl_switch *sw = &f->sw[k];
-		uint64_t tb = dtl_tbmap__tb(map, e->ns);
+		uint64_t tb;
 
+		/*
+		 * A CPU-wide switch comes twice, OUT of one task naming the
+		 * next, then IN of that task: the second changes nothing. Half
+		 * the stream, so it is passed over before any arithmetic.
+		 */
+		if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1)
+			continue;
+		tb = dtl_tbmap__tb(map, e->ns);
 		if (e->kind == DTL_SB_COMM) {
 			dtl_procs__comm(f->procs, e->pid, e->comm);
 		} else if (e->kind == DTL_SB_EXIT) {
@@ -94,11 +100,7 @@ bool dtl_taskfeed__take(struct dtl_taskfeed *f, struct dtl_perf_cpus *cpus, unsi
 				unknown(f, cpu, tb, &k);
 		} else if (tb < after) {
 			f->dropped += e->kind == DTL_SB_SWITCH;
-		} else if (e->kind == DTL_SB_SWITCH && f->on[cpu] != e->pid + 1) {
-			/*
-			 * A CPU-wide switch comes twice, OUT of one task naming the
-			 * next, then IN of that task: the second changes nothing.
-			 */
+		} else if (e->kind == DTL_SB_SWITCH) {
 			f->on[cpu] = e->pid + 1;
 			sw->tb = tb;
 			sw->pid = e->pid;
@@ -110,8 +112,25 @@ bool dtl_taskfeed__take(struct dtl_taskfeed *f, struct dtl_perf_cpus *cpus, unsi
 			k++;
 		}
 	}
-	c->switches = f->sw;
 	c->nswitches = k;
+}
+
+/*
+ * Taken after the CPU's entries were drained: every switch before those
+ * entries' instants is in the ring by now.
+ */
+bool dtl_taskfeed__take(struct dtl_taskfeed *f, struct dtl_perf_cpus *cpus, unsigned int cpu,
+			const struct dtl_tbmap *map, struct dtl_chunk *c)
+{
+	size_t n = 0;
+	bool more;
+
+	c->switches = f->sw;
+	c->nswitches = 0;
+	if (cpu >= DTL_MAX_CPUS || !dtl_tbmap__ok(map))
+		return false;
+	more = dtl_perf_cpus__sideband(cpus, cpu, f->sb, SWITCHES, &n, &f->bad);
+	dtl_taskfeed__feed(f, cpu, map, f->sb, n, c);
 	return more;
 }
 

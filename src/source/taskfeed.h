@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../dtl/sideband.h"
 #include "../dtl/tbmap.h"
 #include "../platform/perf.h"
 #include "backend.h"
@@ -34,6 +35,12 @@ void dtl_taskfeed__delete(struct dtl_taskfeed *f);
  */
 bool dtl_taskfeed__take(struct dtl_taskfeed *f, struct dtl_perf_cpus *cpus, unsigned int cpu,
 			const struct dtl_tbmap *map, struct dtl_chunk *c);
+/*
+ * The same from records already parsed (n of at most 1024; the rest are
+ * passed over): the pure step, for tests and make bench.
+ */
+void dtl_taskfeed__feed(struct dtl_taskfeed *f, unsigned int cpu, const struct dtl_tbmap *map,
+			const struct dtl_sb *sb, size_t n, struct dtl_chunk *c);
 /* Who runs on cpu is unknown from tb on: records before it are dropped. */
 void dtl_taskfeed__forget(struct dtl_taskfeed *f, unsigned int cpu, uint64_t tb);
 /* Records the kernel dropped, records that could not be parsed, switches dropped by a forget. */

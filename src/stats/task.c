@@ -42,7 +42,7 @@ struct cgroup {
 
 struct cpuq {
 	struct dtl_switch *q;	/* comm and cgroup already taken in: NULL here */
-	size_t head, n, cap;
+	size_t head, n, cap;	/* cap a power of two: an index is masked, not divided */
 	int cur;		/* the running task's index, -1 unknown */
 	uint64_t since;		/* when it was switched in */
 	uint64_t last_tb;	/* the latest switch or instant applied */
@@ -128,7 +128,7 @@ static int cgroup_of(struct dtl_tasks *t, const char *path)
 	uint64_t hash = dtl_hash__name(t->cgkey, path, NAME_LEN - 1);	/* what a row keeps */
 	size_t h = hash >> (64 - SLOT_BITS);
 
-	for (; t->cgslot[h]; h = (h + 1) % t->nslot) {
+	for (; t->cgslot[h]; h = (h + 1) & (t->nslot - 1)) {
 		const struct cgroup *g = &t->cg[t->cgslot[h] - 1];
 
 		t->probes++;
@@ -278,12 +278,12 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 		return;
 	q = &t->cpu[cpu];
 	t->known = true;
-	if (q->n && sw->tb < q->q[(q->head + q->n - 1) % q->cap].tb)
+	if (q->n && sw->tb < q->q[(q->head + q->n - 1) & (q->cap - 1)].tb)
 		return;		/* out of order: the stream is broken, not the task */
 	if (q->n == DTL_TASKS_QUEUE) {
 		/* no entry came for long (a mask without cede): the oldest apply now */
 		apply(t, q, &q->q[q->head]);
-		q->head = (q->head + 1) % q->cap;
+		q->head = (q->head + 1) & (q->cap - 1);
 		q->n--;
 	}
 	if (q->n == q->cap) {
@@ -293,14 +293,14 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 		if (!n)
 			return;
 		for (size_t i = 0; i < q->n; i++)
-			n[i] = q->q[(q->head + i) % q->cap];
+			n[i] = q->q[(q->head + i) & (q->cap - 1)];
 		free(q->q);
 		q->q = n;
 		q->cap = cap;
 		q->head = 0;
 	}
 	/* names are taken in now, so the queue holds no pointer into the caller's buffers */
-	slot = &q->q[(q->head + q->n) % q->cap];
+	slot = &q->q[(q->head + q->n) & (q->cap - 1)];
 	*slot = *sw;
 	if ((sw->comm || sw->cgroup) && sw->pid >= 0)
 		task_of(t, sw);
@@ -379,7 +379,7 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 		at = wait < r.timebase ? r.timebase - wait : 0;
 		while (q->n && q->q[q->head].tb <= at) {
 			apply(t, q, &q->q[q->head]);
-			q->head = (q->head + 1) % q->cap;
+			q->head = (q->head + 1) & (q->cap - 1);
 			q->n--;
 		}
 		q->wake_from = -1;	/* ceded again before any task ran: no task woke */
@@ -445,7 +445,7 @@ static void sum_cgroups(struct dtl_tasks *t)
 static void settle_wake(struct dtl_tasks *t, struct cpuq *q)
 {
 	for (size_t i = 0; q->wake_from >= 0 && i < q->n; i++) {
-		const struct dtl_switch *sw = &q->q[(q->head + i) % q->cap];
+		const struct dtl_switch *sw = &q->q[(q->head + i) & (q->cap - 1)];
 		int k;
 
 		if (sw->tb < q->wake_tb || !sw->pid)
@@ -581,7 +581,7 @@ static long index_of(const struct dtl_tasks *t, int pid)
 
 	if (pid == OTHER_PID)
 		return t->ntask == DTL_TASKS_MAX ? DTL_TASKS_MAX - 1 : -1;
-	for (h = pid_slot(t->key, pid); t->slot[h]; h = (h + 1) % t->nslot)
+	for (h = pid_slot(t->key, pid); t->slot[h]; h = (h + 1) & (t->nslot - 1))
 		if (t->task[t->slot[h] - 1].pid == pid)
 			return t->slot[h] - 1;
 	return -1;

@@ -182,6 +182,22 @@ TEST(sideband_ring_walks_across_the_end_and_stops_when_full)
 	CHECK_EQ(out[1].pid, 14);
 	CHECK_EQ(out[1].ns, 1004);
 	CHECK_EQ(bad, 0);
+	/* a size no power of two, and a header cut by the end: read whole all the same */
+	pos = 245;
+	for (int i = 0; i < 3; i++) {
+		len = switch_rec(r, false, 20 + (uint32_t)i, 0, 2000 + (uint64_t)i);
+		for (size_t k = 0; k < len; k++)
+			ring[(pos + k) % 250] = r[k];
+		pos += len;
+	}
+	tail = dtl_sb__ring(ring, 250, 245, pos, ST, out, 8, &n, &bad);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(tail, pos);
+	CHECK_EQ(out[0].pid, 20);
+	CHECK_EQ(out[0].ns, 2000);
+	CHECK_EQ(out[2].pid, 22);
+	CHECK_EQ(out[2].ns, 2002);
+	CHECK_EQ(bad, 0);
 	/* a record of size 0, or a head behind the tail: skip to head, counted */
 	memset(ring, 0, sizeof(ring));
 	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 0, 64, ST, out, 8, &n, &bad), 64);
@@ -472,5 +488,69 @@ TEST(taskfeed_raw_clock_stream_lands_on_the_timebase_and_forgets)
 	waitpid(child, NULL, 0);
 	CHECK_EQ(dtl_taskfeed__bad(f), 0);
 	dtl_perf_cpus__close(p);
+	dtl_taskfeed__delete(f);
+}
+
+/*
+ * The feed on its own, from records as a ring gives them: an IN after its
+ * OUT changes nothing; a LOST makes the CPU's task unknown from the latest
+ * switch before it, never the task before; a forget drops what came before
+ * it and counts only switches; a comm record renames at the next switch.
+ */
+TEST(taskfeed_feed_dedups_in_and_lost_makes_unknown)
+{
+	struct dtl_taskfeed *f = dtl_taskfeed__new("/nonexistent");
+	struct dtl_tbmap m;
+	struct dtl_chunk c;
+	struct dtl_sb sb[8];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	dtl_tbmap__fixed(&m, 1000000000, 0);	/* 1 GHz from 0: a time in ns is its tb */
+	memset(sb, 0, sizeof(sb));
+	sb[0] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 100, .pid = 7 };	/* OUT naming 7 */
+	sb[1] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 101, .pid = 7 };	/* IN of 7 */
+	sb[2] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 200, .pid = 9 };
+	sb[3] = (struct dtl_sb){ .kind = DTL_SB_LOST, .ns = 150, .lost = 3 };
+	sb[4] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 300, .pid = 9 };	/* 9 again: after a loss, news */
+	dtl_taskfeed__feed(f, 0, &m, sb, 5, &c);
+	CHECK_EQ(c.nswitches, 4);
+	if (c.nswitches == 4) {
+		CHECK_EQ(c.switches[0].pid, 7);
+		CHECK_EQ(c.switches[0].tb, 100);
+		CHECK_EQ(c.switches[1].pid, 9);
+		/* the loss is placed no earlier than the switch before it */
+		CHECK_EQ(c.switches[2].pid, DTL_SWITCH_UNKNOWN);
+		CHECK_EQ(c.switches[2].tb, 200);
+		CHECK_EQ(c.switches[3].pid, 9);
+		CHECK_EQ(c.switches[3].tb, 300);
+	}
+	CHECK_EQ(dtl_taskfeed__lost(f), 3);
+	/* CPUs are apart: 9 on CPU 0 is no reason to pass over 9 on CPU 1 */
+	dtl_taskfeed__feed(f, 1, &m, sb + 4, 1, &c);
+	CHECK_EQ(c.nswitches, 1);
+	/* a forget at 500: the switch at 400 is dropped and counted, the LOST is not a switch */
+	dtl_taskfeed__forget(f, 0, 500);
+	sb[0] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 400, .pid = 11 };
+	sb[1] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 550, .pid = 12 };
+	sb[2] = (struct dtl_sb){ .kind = DTL_SB_COMM, .ns = 560, .pid = 12 };
+	strcpy(sb[2].comm, "renamed");
+	sb[3] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 570, .pid = 13 };
+	sb[4] = (struct dtl_sb){ .kind = DTL_SB_SWITCH, .ns = 600, .pid = 12 };
+	dtl_taskfeed__feed(f, 0, &m, sb, 5, &c);
+	CHECK_EQ(dtl_taskfeed__dropped(f), 1);
+	CHECK_EQ(c.nswitches, 4);
+	if (c.nswitches == 4) {
+		CHECK_EQ(c.switches[0].pid, DTL_SWITCH_UNKNOWN);
+		CHECK_EQ(c.switches[0].tb, 500);
+		CHECK_EQ(c.switches[1].pid, 12);
+		CHECK(c.switches[1].comm == NULL);	/* no /proc here: no name, not a made-up one */
+		CHECK_EQ(c.switches[3].pid, 12);
+		CHECK_STR(c.switches[3].comm, "renamed");
+	}
+	/* no map, no switches: a CPU past the table likewise */
+	dtl_taskfeed__feed(f, DTL_MAX_CPUS, &m, sb, 3, &c);
+	CHECK_EQ(c.nswitches, 0);
 	dtl_taskfeed__delete(f);
 }
