@@ -165,7 +165,7 @@ src/dtl/sideband.c ^ uint64_t off = mask ? tail & mask : tail % size; ^ uint64_t
 src/source/taskfeed.c ^ if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1) ^ if (0) ^ who pays: the IN record after its OUT queued as a second switch
 src/source/taskfeed.c ^ if (k && f->sw[k - 1].tb > tb) ^ if (0) ^ who pays: a loss marked before the switch ahead of it in the ring
 src/stats/task.c ^ q->cur = sw->pid < 0 ? -1 : task_of(t, sw); ^ q->cur = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
-src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(&t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
+src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(t, &t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)
 src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase
 src/opts/table.c ^ if (b[j]->opts == b[k]->opts)\n\t\t\treturn true; ^ if (b[j]->opts == b[k]->opts)\n\t\t\tbreak; ^ --no-tasks listed twice in --help (perf and debugfs share it) (by man)

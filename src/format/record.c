@@ -459,6 +459,29 @@ int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
 	return 0;
 }
 
+int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t len)
+{
+	uint8_t *p;
+
+	while (len) {
+		/* whole lines per record, each under the reader's bound */
+		size_t n = len;
+
+		if (n > DTL_REC_SYMBOLS_MAX) {
+			const char *nl = memrchr(text, '\n', DTL_REC_SYMBOLS_MAX);
+
+			n = nl ? (size_t)(nl - text) + 1 : DTL_REC_SYMBOLS_MAX;
+		}
+		p = record(w, DTL_REC_SYMBOLS, 0, n);
+		if (!p)
+			return -1;
+		memcpy(p, text, n);
+		text += n;
+		len -= n;
+	}
+	return 0;
+}
+
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb)
 {
@@ -891,6 +914,10 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		case DTL_REC_LPARCFG:
 			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
 			ev->data = p;	/* text, not NUL-terminated */
+			return 1;
+		case DTL_REC_SYMBOLS:
+			ev->n = body < DTL_REC_SYMBOLS_MAX ? body : DTL_REC_SYMBOLS_MAX;
+			ev->data = p;	/* text, not NUL-terminated, may hold one */
 			return 1;
 		case DTL_REC_TICK:
 			if (body < 16)

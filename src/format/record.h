@@ -21,9 +21,10 @@
 #include "../platform/topo.h"
 
 #define DTL_REC_MAJOR 2		/* written; every major from 1 read */
-#define DTL_REC_MINOR 1
+#define DTL_REC_MINOR 2
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
+#define DTL_REC_SYMBOLS_MAX (1u << 20)	/* bytes of kallsyms lines per record */
 
 struct dtl_rec_meta {
 	char dtltop_version[32];
@@ -64,6 +65,7 @@ enum dtl_rec_kind {
 	DTL_REC_VPA_STEAL = 10,		/* cpu, the VPA's steal over the interval in ticks (1.2) */
 	DTL_REC_STAT_STEAL = 11,	/* cpu, /proc/stat's steal over the interval in ticks (1.2) */
 	DTL_REC_SWITCHES = 12,		/* cpu, task switches: who pays (1.3, switches.c) */
+	DTL_REC_SYMBOLS = 13,		/* kallsyms lines: the functions srr0s fell in so far (2.2) */
 };
 
 struct dtl_rec_event {
@@ -71,7 +73,7 @@ struct dtl_rec_event {
 	unsigned int cpu;
 	uint64_t value;			/* count, mask or online */
 	size_t n;
-	const uint8_t *data;		/* n * 48 bytes (LPARCFG: n bytes of text), valid until the next call */
+	const uint8_t *data;		/* n * 48 bytes (LPARCFG, SYMBOLS: n bytes of text), valid until the next call */
 	uint64_t ts_ns;
 	double interval_s;
 	uint64_t end_tb;		/* the source's timebase at the tick; 0 unknown */
@@ -96,6 +98,12 @@ int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text);
 /* The VPA's steal of a CPU over the interval, for a replay's steal_vpa_diff_pct. */
 int dtl_rec_writer__vpa_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
 int dtl_rec_writer__stat_steal(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ticks);
+/*
+ * Kernel symbols as /proc/kallsyms lines ("ADDR T NAME"), len bytes: each
+ * function an involuntary preempt's srr0 fell in, written before the tick
+ * of the interval that first had it, so a replay names what the run named.
+ */
+int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t len);
 /* A CPU's task switches, written before the entries they came with. */
 int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 			     const struct dtl_switch *sw, size_t n);

@@ -17,6 +17,7 @@ struct dtl_loop {
 	struct dtl_source *src;
 	struct dtl_stats *stats;
 	struct dtl_tasks *tasks;	/* who pays: fed where the source has a switch stream */
+	struct dtl_syms *syms;		/* the kernel's symbols, for the views and the recording */
 	struct dtl_table table;
 	struct dtl_model model;
 	struct dtl_clock clock;
@@ -40,6 +41,12 @@ struct dtl_loop {
 	uint64_t rec_set_id;	/* this run's set identity, in every FILE.N it writes */
 	char rec_rate[80];
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
+	/* the kernel symbols the recording carries (recsyms.c) */
+	uint64_t *rec_sym_seen;		/* functions' addresses + 1, open addressing */
+	size_t rec_sym_nseen, rec_sym_cap;
+	char *rec_sym_all;		/* every line written, for a rotated set's next file */
+	size_t rec_sym_len, rec_sym_allcap;
+	bool rec_sym_rewrite;		/* a new file: all of them again */
 	int exit_code;
 	bool quit;			/* q typed while an interval was read */
 	uint64_t shown;			/* intervals ended since the start or a rewind */
@@ -114,6 +121,9 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
 /* --rotate: the file begun at the last interval's end, closed with none in it, goes. */
 void loop_rec_drop_empty(struct dtl_loop *l);
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
+/* recsyms.c: the symbols of the srr0s new since the last tick, into the recording */
+int loop_recsyms_tick(struct dtl_loop *l);
+void loop_recsyms_free(struct dtl_loop *l);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
 void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len);

@@ -182,7 +182,12 @@ static void build_model(struct dtl_loop *l)
 	m->table = &l->table;
 	m->stats = l->stats;
 	m->root = l->o.src.root;
-	m->kallsyms = dtl_source__kallsyms(l->src);
+	{
+		const char *none, *text = dtl_source__kallsyms(l->src, &none);
+
+		dtl_syms__from(l->syms, text, none, l->o.src.root);
+		m->syms = l->syms;
+	}
 	m->intervals = dtl_stats__intervals(l->stats);
 	m->hist_by = l->o.hist_by;
 	m->metrics_by = l->o.metrics_by;
@@ -407,6 +412,11 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	}
 	l->tasks = dtl_tasks__new(dtl_source__nr_cpus(src), dtl_source__tb_freq(src));
 	l->table.tasks = l->tasks;
+	l->syms = dtl_syms__new();
+	if (!l->syms) {
+		snprintf(err, errlen, "out of memory");
+		goto fail_stats;
+	}
 	if (o->write && loop_rec_open(l, err, errlen))
 		goto fail_stats;
 	loop_start_stats(l);
@@ -426,6 +436,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	return l;
 
 fail_stats:
+	dtl_syms__delete(l->syms);
 	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
 fail_loop:
@@ -462,6 +473,8 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	loop_statw_close(l);
 	loop_smooth_free(l);
 	dtl_table__free(&l->table);
+	loop_recsyms_free(l);
+	dtl_syms__delete(l->syms);
 	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
 	dtl_source__close(l->src);

@@ -40,6 +40,8 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 						     dtl_source__tb_freq(l->src));
 
 		if (t) {
+			if (l->rec)
+				dtl_tasks__log_pcs(t);
 			dtl_tasks__delete(l->tasks);
 			l->tasks = t;
 			l->table.tasks = t;

@@ -86,6 +86,10 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	rec_path(l, l->rec_seq, path, sizeof(path));
 	l->rec = dtl_rec_writer__open(path, &m, err, errlen);
 	l->rec_file_s = 0;
+	/* a file of a set names on its own what it holds: every function so far again */
+	l->rec_sym_rewrite = true;
+	if (l->tasks)
+		dtl_tasks__log_pcs(l->tasks);
 	return l->rec ? 0 : -1;
 }
 
@@ -180,7 +184,7 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
 
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
-	if (l->rec && dtl_rec_writer__tick(l->rec, ts, secs, end_tb))
+	if (l->rec && (loop_recsyms_tick(l) || dtl_rec_writer__tick(l->rec, ts, secs, end_tb)))
 		loop_rec_failed(l);
 	else if (l->rec) {
 		bool first = l->rec_file_s <= 0;

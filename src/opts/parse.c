@@ -16,8 +16,14 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 {
 	bool replay = o->src.backend && strcmp(o->src.backend, "replay") == 0;
 
-	if (o->src.have_speed && !replay) {
-		snprintf(err, errlen, "--speed needs -r FILE");
+	if ((o->src.have_speed || o->src.kallsyms) && !replay) {
+		snprintf(err, errlen, "%s needs -r FILE", o->src.have_speed ? "--speed" : "--kallsyms");
+		return -1;
+	}
+	if (o->format == dtl_writers__find("where") && o->group != DTL_ROW_TASK &&
+	    o->group != DTL_ROW_CGROUP) {
+		snprintf(err, errlen, "--format where names where tasks' preempts hit: it needs "
+			 "--group=task or --group=cgroup");
 		return -1;
 	}
 	if ((o->listen || o->textfile) && (o->batch || o->output || o->have_format || o->report)) {

@@ -199,7 +199,7 @@ void dtl_ksyms__free(struct dtl_ksyms *k)
 	}
 }
 
-int dtl_ksyms__name(const struct dtl_ksyms *k, uint64_t addr, char *buf, size_t len)
+int dtl_ksyms__find(const struct dtl_ksyms *k, uint64_t addr, uint64_t *start, const char **name)
 {
 	size_t lo = 0, hi = k ? k->n : 0;
 
@@ -213,6 +213,18 @@ int dtl_ksyms__name(const struct dtl_ksyms *k, uint64_t addr, char *buf, size_t 
 	}
 	if (!lo)
 		return -1;
-	snprintf(buf, len, "%s+0x%" PRIx64, k->s[lo - 1].name, addr - k->s[lo - 1].addr);
+	*start = k->s[lo - 1].addr;
+	*name = k->s[lo - 1].name;
+	return 0;
+}
+
+int dtl_ksyms__name(const struct dtl_ksyms *k, uint64_t addr, char *buf, size_t len)
+{
+	uint64_t start;
+	const char *name;
+
+	if (dtl_ksyms__find(k, addr, &start, &name))
+		return -1;
+	snprintf(buf, len, "%s+0x%" PRIx64, name, addr - start);
 	return 0;
 }

@@ -25,6 +25,8 @@ void dtl_ksyms__free(struct dtl_ksyms *k);
  * kernel shows addresses by the opener's privileges, not the reader's.
  */
 void dtl_ksyms__keep_open(const char *root);
+/* The symbol at or below addr: its address and name (valid while k is); -1 none. */
+int dtl_ksyms__find(const struct dtl_ksyms *k, uint64_t addr, uint64_t *start, const char **name);
 /* "name+0x1c" for addr into buf; 0, or -1 where no symbol is at or below addr. */
 int dtl_ksyms__name(const struct dtl_ksyms *k, uint64_t addr, char *buf, size_t len);
 

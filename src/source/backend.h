@@ -59,7 +59,8 @@ struct dtl_source {
 	unsigned int nr_cpus;
 	struct dtl_cpuset cpus;
 	const char *lparcfg;
-	const char *kallsyms;		/* its own kernel's symbols (the simulator's), or NULL */
+	const char *kallsyms;		/* its own kernel's symbols (the simulator's, a replay's), or NULL */
+	const char *kallsyms_none;	/* with none of its own: why not this machine's either, or NULL */
 	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
 	char detail[512];
 	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */

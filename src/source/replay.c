@@ -23,6 +23,7 @@
 #include "../format/perfdata.h"
 #include "../format/record.h"
 #include "../format/recset.h"
+#include "../platform/ksyms.h"
 #include "backend.h"
 
 struct replay {
@@ -49,7 +50,74 @@ struct replay {
 	char base[4096];
 	unsigned int first, seq;
 	uint64_t set_id;		/* the file being read's set identity, 0 none */
+	/*
+	 * Kernel symbols: --kallsyms FILE's, or the recording's (2.2), which
+	 * grow as its records come; a rewind reads again the records it has
+	 * kept (skip), so none is kept twice.
+	 */
+	char *syms;
+	size_t nsyms, symcap;
+	bool own_syms;
+	unsigned int sym_records, sym_skip;
 };
+
+#define SYMS_MAX (64u << 20)	/* as dtl_ksyms__load's bound: a distribution kernel's is ~10 MB */
+
+/* len bytes of kallsyms lines onto the replay's, NUL-terminated; false past the bound. */
+static bool syms_add(struct replay *p, const uint8_t *text, size_t len)
+{
+	if (p->nsyms + len + 2 > SYMS_MAX)
+		return false;
+	if (p->nsyms + len + 2 > p->symcap) {
+		size_t cap = p->symcap ? p->symcap : 4096;
+		char *m;
+
+		while (cap < p->nsyms + len + 2)
+			cap *= 2;
+		m = realloc(p->syms, cap);
+		if (!m)
+			return false;
+		p->syms = m;
+		p->symcap = cap;
+	}
+	for (size_t i = 0; i < len; i++)	/* a NUL would end the text early */
+		p->syms[p->nsyms++] = text[i] ? (char)text[i] : '\n';
+	if (p->nsyms && p->syms[p->nsyms - 1] != '\n')
+		p->syms[p->nsyms++] = '\n';
+	p->syms[p->nsyms] = '\0';
+	return true;
+}
+
+/* --kallsyms FILE: read whole, checked now, so a wrong file is said at start. */
+static int own_syms(struct replay *p, const char *path, char *err, size_t errlen)
+{
+	uint8_t buf[65536];
+	struct dtl_ksyms *k;
+	char why[160];
+	FILE *f = fopen(path, "re");
+	size_t got;
+
+	if (!f) {
+		snprintf(err, errlen, "--kallsyms %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (!syms_add(p, buf, got)) {
+			fclose(f);
+			snprintf(err, errlen, "--kallsyms %s: past %u MB, or out of memory", path,
+				 SYMS_MAX >> 20);
+			return -1;
+		}
+	fclose(f);
+	k = p->syms ? dtl_ksyms__parse(p->syms, p->nsyms, why, sizeof(why)) : NULL;
+	if (!k) {
+		snprintf(err, errlen, "--kallsyms %s: %s", path, p->syms ? why : "empty");
+		return -1;
+	}
+	dtl_ksyms__free(k);
+	p->own_syms = true;
+	return 0;
+}
 
 /*
  * A scratch file that is gone when closed: on disk under TMPDIR (a day of
@@ -240,6 +308,7 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 		p->seq = p->first;
 	}
 	rewind(p->f);
+	p->sym_skip = p->sym_records;
 	p->r = dtl_rec_reader__open(p->f, p->name, &m, err, errlen);
 	if (!p->r)
 		return -1;	/* the file changed under us; replay_close copes */
@@ -279,12 +348,22 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err, errlen);
-	if (!p->r) {
+	if (!p->r || (o->kallsyms && own_syms(p, o->kallsyms, err, errlen))) {
+		if (p->r)
+			dtl_rec_reader__close(p->r);
 		fclose(p->f);
+		free(p->syms);
 		free(p);
 		return -1;
 	}
 	src->priv = p;
+	/* never this machine's symbols: the recorded kernel is another */
+	src->kallsyms = p->own_syms ? p->syms : NULL;
+	src->kallsyms_none = p->converted ?
+		"a perf.data carries no kernel symbols: --kallsyms FILE (the recorded machine's "
+		"/proc/kallsyms) names them" :
+		"the recording carries none (written before format 2.2, or where /proc/kallsyms "
+		"was unreadable): --kallsyms FILE names them";
 	p->group = 1;
 	p->set_id = p->meta.set_id;
 	/*
@@ -343,6 +422,7 @@ static void replay_close(struct dtl_source *src)
 	if (p->r)
 		dtl_rec_reader__close(p->r);
 	fclose(p->f);
+	free(p->syms);
 	free(p);
 }
 
@@ -508,6 +588,14 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			p->lparcfg[ev.n] = '\0';	/* only read for its numbers, never shown raw */
 			src->lparcfg = p->lparcfg;
 			continue;
+		case DTL_REC_SYMBOLS:
+			if (p->sym_skip) {
+				p->sym_skip--;
+			} else if (!p->own_syms && syms_add(p, ev.data, ev.n)) {
+				p->sym_records++;
+				src->kallsyms = p->syms;
+			}
+			continue;
 		case DTL_REC_TICK:
 			p->consumed++;
 			p->ts_ns = ev.ts_ns;
@@ -600,11 +688,20 @@ static int opt_speed(struct dtl_source_opts *o, const char *a, char *err, size_t
 	return 0;
 }
 
+static int opt_kallsyms(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->kallsyms = a;
+	return 0;
+}
+
 static const struct dtl_source_opt replay_opts[] = {
 	{ "read", 'r', required_argument, "FILE", "replay a recording made with -w, or a perf.data",
 	  opt_read },
 	{ "speed", 0, required_argument, "N|max", "replay speed (default 1 in the TUI, max with -b)",
 	  opt_speed },
+	{ "kallsyms", 0, required_argument, "FILE", "the recorded machine's /proc/kallsyms, to name "
+	  "where preempts hit in a perf.data (a recording carries its own)", opt_kallsyms },
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -201,8 +201,9 @@ const char *dtl_source__note(const struct dtl_source *src)
 	return src->note[0] ? src->note : NULL;
 }
 
-const char *dtl_source__kallsyms(const struct dtl_source *src)
+const char *dtl_source__kallsyms(const struct dtl_source *src, const char **none)
 {
+	*none = src->kallsyms ? NULL : src->kallsyms_none;
 	return src->kallsyms;
 }
 

@@ -30,6 +30,7 @@ struct dtl_source_opts {
 	const char *replay;		/* -r FILE */
 	double speed;			/* replay speed; 0 = as fast as possible */
 	bool have_speed;
+	const char *kallsyms;		/* --kallsyms FILE: a replay's kernel symbols */
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 	bool no_tasks;			/* --no-tasks: no switch stream (perf, debugfs) */
 };
@@ -124,7 +125,7 @@ const char *dtl_source__host(const struct dtl_source *src);
 /* Something to say at start (auto fell back to another backend), or NULL. */
 const char *dtl_source__note(const struct dtl_source *src);
 /* The source's own /proc/kallsyms text (the simulator's kernel), or NULL: the machine's. */
-const char *dtl_source__kallsyms(const struct dtl_source *src);
+const char *dtl_source__kallsyms(const struct dtl_source *src, const char **none);
 /* The source's own /proc/powerpc/lparcfg text (a recording's), or NULL. */
 const char *dtl_source__lparcfg(const struct dtl_source *src);
 

@@ -16,6 +16,7 @@
 #include "../dtl/hash.h"
 #include "../dtl/name.h"
 #include "counts.h"
+#include "where.h"
 
 #define NAME_LEN 128
 #define OTHER_PID INT32_MAX	/* the row of every task past DTL_TASKS_MAX */
@@ -80,6 +81,10 @@ struct dtl_tasks {
 	/* rows of the cgroup grouping, summed at each interval's end */
 	struct task *cgrow;
 	size_t ncgrow;
+	/* kernel srr0s new to a task, for a recording's symbols (dtl_tasks__log_pcs) */
+	bool log_pcs;
+	uint64_t *fresh;
+	size_t nfresh, freshcap;
 };
 
 struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -120,6 +125,7 @@ void dtl_tasks__delete(struct dtl_tasks *t)
 	free(t->cg);
 	free(t->cgslot);
 	free(t->cgrow);
+	free(t->fresh);
 	free(t);
 }
 
@@ -313,8 +319,11 @@ static inline uint32_t pc_slot(uint64_t pc, uint32_t cap)
 	return (uint32_t)((pc >> 2) * 0x9e3779b97f4a7c15ull >> 40) & (cap - 1);
 }
 
-/* Exact counts of the first DTL_TASKS_PCS distinct addresses; later new ones go uncounted. */
-static void note_pc(struct task *k, uint64_t pc)
+/*
+ * Exact counts of the first DTL_TASKS_PCS distinct addresses; later new
+ * ones go uncounted. True for an address new to the task.
+ */
+static bool note_pc(struct task *k, uint64_t pc)
 {
 	uint32_t h;
 
@@ -323,7 +332,7 @@ static void note_pc(struct task *k, uint64_t pc)
 		struct dtl_task_pc *n = calloc(cap, sizeof(*n));
 
 		if (!n)
-			return;
+			return false;
 		for (uint32_t i = 0; i < k->pccap; i++)
 			if (k->pcs[i].n) {
 				for (h = pc_slot(k->pcs[i].pc, cap); n[h].n; h = (h + 1) & (cap - 1))
@@ -335,20 +344,40 @@ static void note_pc(struct task *k, uint64_t pc)
 		k->pccap = cap;
 	}
 	if (!k->pccap)
-		return;
+		return false;
 	for (h = pc_slot(pc, k->pccap); k->pcs[h].n; h = (h + 1) & (k->pccap - 1))
 		if (k->pcs[h].pc == pc) {
 			k->pcs[h].n++;
-			return;
+			return false;
 		}
 	if (k->npcs >= DTL_TASKS_PCS)
-		return;
+		return false;
 	k->pcs[h].pc = pc;
 	k->pcs[h].n = 1;
 	k->npcs++;
+	return true;
 }
 
-static void charge(struct task *k, const struct dtl_rec *r)
+#define FRESH_MAX (1u << 20)	/* a recorder that never takes them costs at most 8 MB */
+
+static void log_pc(struct dtl_tasks *t, uint64_t pc)
+{
+	if (t->nfresh == t->freshcap) {
+		size_t cap = t->freshcap ? 2 * t->freshcap : 256;
+		uint64_t *n;
+
+		if (cap > FRESH_MAX)
+			return;
+		n = realloc(t->fresh, cap * sizeof(*n));
+		if (!n)
+			return;
+		t->fresh = n;
+		t->freshcap = cap;
+	}
+	t->fresh[t->nfresh++] = pc;
+}
+
+static void charge(struct dtl_tasks *t, struct task *k, const struct dtl_rec *r)
 {
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
 
@@ -356,8 +385,23 @@ static void charge(struct task *k, const struct dtl_rec *r)
 	if ((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) {
 		k->invol++;
 		k->user += (r->srr1 >> 14) & 1;	/* MSR[PR]: problem state */
-		note_pc(k, r->srr0);
+		if (note_pc(k, r->srr0) && t->log_pcs && dtl_where__kernel(r->srr0))
+			log_pc(t, r->srr0);
 	}
+}
+
+void dtl_tasks__log_pcs(struct dtl_tasks *t)
+{
+	t->log_pcs = true;
+}
+
+size_t dtl_tasks__take_pcs(struct dtl_tasks *t, uint64_t *out, size_t max)
+{
+	size_t n = t->nfresh < max ? t->nfresh : max;
+
+	memcpy(out, t->fresh + t->nfresh - n, n * sizeof(*out));
+	t->nfresh -= n;
+	return n;
 }
 
 void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t *entries,
@@ -388,10 +432,10 @@ void dtl_tasks__add_entries(struct dtl_tasks *t, unsigned int cpu, const uint8_t
 
 			t->unattributed++;
 			if (k >= 0)
-				charge(&t->task[k], &r);
+				charge(t, &t->task[k], &r);
 			continue;
 		}
-		charge(&t->task[q->cur], &r);
+		charge(t, &t->task[q->cur], &r);
 		/* the reason is the hypervisor's byte: bounded before it is a shift */
 		if (!t->task[q->cur].pid && r.preempt_reason < DTL_N_PREEMPT &&
 		    ((DTL_PREEMPT_CEDE_MASK >> r.preempt_reason) & 1)) {

@@ -65,6 +65,13 @@ int dtl_tasks__row(const struct dtl_tasks *t, enum dtl_task_group g, size_t i,
  */
 uint64_t dtl_tasks__unattributed(const struct dtl_tasks *t);
 
+/*
+ * From now on, keep each kernel srr0 new to a task (a recording names them);
+ * take them with dtl_tasks__take_pcs(): up to max into out, the count.
+ */
+void dtl_tasks__log_pcs(struct dtl_tasks *t);
+size_t dtl_tasks__take_pcs(struct dtl_tasks *t, uint64_t *out, size_t max);
+
 struct dtl_task_pc {
 	uint64_t pc;		/* srr0 */
 	uint64_t n;

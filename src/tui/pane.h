@@ -13,7 +13,6 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "../platform/ksyms.h"
 #include "../view/filter.h"
 #include "tui.h"
 
@@ -54,9 +53,6 @@ struct dtl_tui {
 	bool detail;		/* the detail pane is open, on detail_id */
 	bool detail_vp;
 	enum dtl_row_group detail_group;	/* a task's or cgroup's (detail_id its row's cpu) */
-	struct dtl_ksyms *ksyms;	/* /proc/kallsyms, read at the first task's detail */
-	bool ksyms_tried;
-	char ksyms_why[320];	/* why there are none */
 	int detail_id, detail_top;
 	struct dtl_spark *spark;	/* by row id (a CPU, or a VP's first CPU) */
 	unsigned int nspark;

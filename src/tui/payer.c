@@ -13,10 +13,9 @@
 
 #include "../dtl/dtl.h"
 #include "../dtl/name.h"
+#include "../stats/where.h"
 #include "../view/judge.h"
 #include "pane.h"
-
-#define TOP_PCS 8
 
 /* The pane's body scrolls (arrows, PgUp/PgDn): line y of it lands at y - top, kept in view. */
 static int body_top, body_y0, body_end;
@@ -72,85 +71,35 @@ static int reasons(int y, int rows, const char *title, uint64_t *c, unsigned int
 	return used;
 }
 
-static void load_ksyms(struct dtl_tui *t, const struct dtl_model *m)
-{
-	if (t->ksyms_tried)
-		return;
-	t->ksyms_tried = true;
-	if (m->kallsyms)	/* the simulator's kernel, not this machine's */
-		t->ksyms = dtl_ksyms__parse(m->kallsyms, strlen(m->kallsyms), t->ksyms_why,
-					    sizeof(t->ksyms_why));
-	else
-		t->ksyms = dtl_ksyms__load(m->root, t->ksyms_why, sizeof(t->ksyms_why));
-}
-
-struct func {
-	char name[64];
-	uint64_t n;
-};
-
-/* srr0 into its kernel function (the offset dropped), or the address where unknown. */
-static void func_of(const struct dtl_tui *t, uint64_t pc, char *buf, size_t len)
-{
-	if (pc < 0xc000000000000000ull)
-		snprintf(buf, len, "(user space)");
-	else if (!t->ksyms || dtl_ksyms__name(t->ksyms, pc, buf, len))
-		snprintf(buf, len, "0x%016" PRIx64, pc);
-	else
-		buf[strcspn(buf, "+")] = '\0';
-}
-
 /* Where involuntary preempts hit since start, by function, most first; the lines used. */
 static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 {
-	static struct dtl_task_pc pc[4 * DTL_TASKS_PCS];
-	static struct func f[4 * DTL_TASKS_PCS];
-	uint64_t user, all, kept = 0;
 	enum dtl_task_group g = t->detail_group == DTL_ROW_CGROUP ? DTL_TASKS_BY_CGROUP :
 			       DTL_TASKS_BY_TASK;
-	int n = dtl_tasks__pcs(m->table->tasks, g, t->detail_id, pc, 4 * DTL_TASKS_PCS, &user, &all);
-	int nf = 0, used = 0;
+	const char *why = "";
+	const struct dtl_ksyms *k = m->syms ? dtl_syms__get(m->syms, &why) : NULL;
+	struct dtl_where w;
+	int used = 0;
 
 	line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, since start)");
-	if (n <= 0 || !all) {
+	if (dtl_where__of(m->table->tasks, g, t->detail_id, k, &w) || !w.all) {
 		line(y + used++, 0, "  none yet");
 		return used;
 	}
-	load_ksyms(t, m);
+	/* user space is said once, here: no function of its own */
 	line(y + used++, 0, "  in user space (MSR[PR] in srr1): %" PRIu64 " of %" PRIu64
-	     " (%.1f%%)", user, all, 100.0 * (double)user / (double)all);
-	kept = user;	/* user space is said once, on the line above: no function of its own */
-	for (int i = 0; i < n; i++) {
-		char name[64];
-		int j;
-
-		if (pc[i].pc < 0xc000000000000000ull)
-			continue;
-		func_of(t, pc[i].pc, name, sizeof(name));
-		for (j = 0; j < nf && strcmp(f[j].name, name); j++)
-			;
-		if (j == nf)
-			snprintf(f[nf++].name, sizeof(f[0].name), "%s", name), f[j].n = 0;
-		f[j].n += pc[i].n;
-		kept += pc[i].n;
-	}
-	for (int shown = 0; shown < TOP_PCS && used < rows; shown++) {
-		int best = -1;
-
-		for (int j = 0; j < nf; j++)
-			if (f[j].n && (best < 0 || f[j].n > f[best].n))
-				best = j;
-		if (best < 0)
-			break;
-		line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", f[best].name, f[best].n,
-		     100.0 * (double)f[best].n / (double)all);
-		f[best].n = 0;
-	}
-	if (kept < all && used < rows)
+	     " (%.1f%%)", w.user, w.all, 100.0 * (double)w.user / (double)w.all);
+	for (int i = 0; i < w.n && used < rows; i++)
+		line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", w.fn[i].name, w.fn[i].n,
+		     100.0 * (double)w.fn[i].n / (double)w.all);
+	if (w.other && used < rows)
+		line(y + used++, 0, "  %-44s %8" PRIu64 "  %5.1f%%", "(other functions)", w.other,
+		     100.0 * (double)w.other / (double)w.all);
+	if (w.unkept && used < rows)
 		line(y + used++, 0, "  %-44s %8" PRIu64 "  (past %d distinct addresses a task)",
-		     "not kept", all - kept, DTL_TASKS_PCS);
-	if (!t->ksyms && used < rows)
-		line(y + used++, 0, "  kernel functions unknown: %s", t->ksyms_why);
+		     "not kept", w.unkept, DTL_TASKS_PCS);
+	if (!k && used < rows)
+		line(y + used++, 0, "  kernel functions unknown: %s", why);
 	return used;
 }
 

@@ -198,7 +198,6 @@ void dtl_tui__delete(struct dtl_tui *t)
 		return;
 	endwin();
 	delscreen(t->screen);
-	dtl_ksyms__free(t->ksyms);
 	free(t->spark);
 	free(t->shown);
 	free(t);

@@ -2,12 +2,15 @@
 /*
  * json.c - --format=json: JSON Lines, one object per row per interval, with
  * the CSV's field names, numbers as numbers, null where a figure is
- * unknown, and the host; for jq, and for back-filling a database.
+ * unknown, and the host; for jq, and for back-filling a database. A task's
+ * or cgroup's row also says where its preempts hit ("where").
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../stats/where.h"
 #include "columns.h"
 #include "table.h"
 #include "writer.h"
@@ -27,6 +30,29 @@ static void json_string(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+/*
+ * A task's or cgroup's "where": its involuntary preempts since start, how
+ * many in user space, the top kernel functions, the rest (as --format where).
+ */
+static void json_where(FILE *f, const struct dtl_model *m, const struct dtl_row *r)
+{
+	enum dtl_task_group g = r->group == DTL_ROW_CGROUP ? DTL_TASKS_BY_CGROUP : DTL_TASKS_BY_TASK;
+	const char *why;
+	const struct dtl_ksyms *k = m->syms ? dtl_syms__get(m->syms, &why) : NULL;
+	struct dtl_where w;
+
+	if (dtl_where__of(m->table->tasks, g, r->cpu, k, &w))
+		return;
+	fprintf(f, ",\"where\":{\"preempts\":%" PRIu64 ",\"user\":%" PRIu64 ",\"functions\":[",
+		w.all, w.user);
+	for (int i = 0; i < w.n; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		json_string(f, w.fn[i].name);
+		fprintf(f, ",\"preempts\":%" PRIu64 "}", w.fn[i].n);
+	}
+	fprintf(f, "],\"other\":%" PRIu64 ",\"not_kept\":%" PRIu64 "}", w.other, w.unkept);
 }
 
 static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r, const char *ts)
@@ -50,6 +76,8 @@ static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r
 		else
 			fputs(cell, f);
 	}
+	if (r != &m->table->all && (r->group == DTL_ROW_TASK || r->group == DTL_ROW_CGROUP))
+		json_where(f, m, r);
 	if (r == &m->table->all) {
 		/* the partition's row carries the answer in words */
 		struct dtl_verdict v;

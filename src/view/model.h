@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "../platform/sys.h"
+#include "syms.h"
 #include "table.h"
 #include "verdict.h"
 
@@ -41,7 +42,7 @@ struct dtl_model {
 	const char *status;		/* message for the status line, or NULL */
 	const char *rec_rate;		/* "-w 1.2 MB/s (4.3 GB/h), 36 MB", or "" */
 	const char *root;		/* stands in for "/" (--root): where /proc/kallsyms is */
-	const char *kallsyms;		/* the source's own kernel symbols (the simulator's), or NULL */
+	struct dtl_syms *syms;		/* the kernel's symbols, read at the first dtl_syms__get() */
 };
 
 /* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */

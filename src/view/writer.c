@@ -8,7 +8,7 @@
 #include <string.h>
 
 extern const struct dtl_writer dtl_writer_text, dtl_writer_csv, dtl_writer_json, dtl_writer_influx,
-	dtl_writer_prom, dtl_writer_openmetrics;
+	dtl_writer_prom, dtl_writer_openmetrics, dtl_writer_where;
 
 /* A new format is a line here; the first is the default. */
 static const struct dtl_writer *const writers[] = {
@@ -18,6 +18,7 @@ static const struct dtl_writer *const writers[] = {
 	&dtl_writer_influx,
 	&dtl_writer_prom,
 	&dtl_writer_openmetrics,
+	&dtl_writer_where,
 };
 
 #define NR_WRITERS (sizeof(writers) / sizeof(writers[0]))

@@ -246,6 +246,7 @@ int dtl_report__close(struct dtl_view *v, int rc)
 		rc = 1;
 	} else if (!rc) {
 		keep_facts(&rep->rp, rep->last);	/* the span's, once: at its end */
+		rp_payers__where(&rep->rp, rep->last);
 		rc = write_page(rep);
 	}
 	rp_free(&rep->rp);

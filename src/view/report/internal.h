@@ -12,6 +12,7 @@
 
 #include "../../dtl/dtl.h"
 #include "../../stats/stats.h"
+#include "../../stats/where.h"
 #include "../model.h"
 
 /* The partition's series, one value per interval (NaN: unknown then). */
@@ -28,7 +29,12 @@ struct rp_payers {
 	size_t n;
 	char name[RP_PAYER_NAMES][128];
 	double *v[RP_PAYER_NAMES];	/* [k][interval] */
+	/* where the top payers' involuntary preempts hit, since start: taken at the end */
+	size_t nwhere;
+	size_t where_at[5];		/* whose: an index into name */
+	struct dtl_where where[5];
 };
+#define RP_WHERE_TOP 5
 
 struct rp {
 	size_t n, cap;			/* intervals kept */
@@ -56,6 +62,8 @@ struct rp {
 	bool have_total;
 	struct rp_payers payers[2];	/* by process, by cgroup */
 	bool payers_known;		/* the source gave task switches */
+	bool where_named;		/* kernel symbols were there; else where_why */
+	char where_why[400];
 };
 
 /* A row of the heatmap and its mean steal over the span: rows rank worst first. */
@@ -82,5 +90,7 @@ bool rp_payers__grow(struct rp *r, size_t cap);
 void rp_payers__keep(struct rp *r, const struct dtl_model *m, size_t i);
 void rp_payers__free(struct rp *r);
 int rp_payers__html(FILE *f, const struct rp *r);
+/* At the end: where the top payers' preempts hit, from the model's tasks and symbols. */
+void rp_payers__where(struct rp *r, const struct dtl_model *m);
 
 #endif

@@ -4,6 +4,7 @@
  * by cgroup, kept by name; the page stacks the seven that lost the most
  * (the rest as other: eight colours tell apart) and tables the top ten.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,19 +84,12 @@ void rp_payers__free(struct rp *r)
 			free(r->payers[g].v[k]);
 }
 
-static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const char *what)
+/* The names by their steal over the span, the most first; the sum of all. */
+static double rank(const struct rp *r, const struct rp_payers *p, size_t *order, double *tot)
 {
-	size_t order[RP_PAYER_NAMES], n = p->n, shown;
-	double tot[RP_PAYER_NAMES], all = 0, hi = 0;
-	double *pick[TOP_CHART + 1], *rest = calloc(r->n ? r->n : 1, sizeof(*rest));
-	const char *names[TOP_CHART + 1];
-	char label[TOP_CHART][LEGEND_W + 1];
-	struct rp_chart c;
-	char title[160];
+	double all = 0;
 
-	if (!rest)
-		return -1;
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = 0; k < p->n; k++) {
 		tot[k] = 0;
 		for (size_t i = 0; i < r->n; i++)
 			tot[k] += p->v[k][i];
@@ -107,6 +101,97 @@ static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const c
 			order[j] = order[j - 1], order[j - 1] = x;
 		}
 	}
+	return all;
+}
+
+void rp_payers__where(struct rp *r, const struct dtl_model *m)
+{
+	const struct dtl_tasks *t = m->table->tasks;
+	const char *why = "";
+	const struct dtl_ksyms *k = NULL;
+
+	if (!r->payers_known)
+		return;
+	if (m->syms)
+		k = dtl_syms__get(m->syms, &why);
+	r->where_named = k != NULL;
+	snprintf(r->where_why, sizeof(r->where_why), "%s", why);
+	for (int g = 0; g < 2; g++) {
+		struct rp_payers *p = &r->payers[g];
+		enum dtl_task_group tg = g ? DTL_TASKS_BY_CGROUP : DTL_TASKS_BY_TASK;
+		size_t order[RP_PAYER_NAMES];
+		double tot[RP_PAYER_NAMES];
+
+		rank(r, p, order, tot);
+		p->nwhere = 0;
+		for (size_t j = 0; j < p->n && p->nwhere < RP_WHERE_TOP; j++) {
+			const char *name = p->name[order[j]];
+			struct dtl_row w;
+
+			if (tot[order[j]] <= 0)
+				break;
+			/* the row of that name: "other" (past the report's names) has none */
+			for (size_t x = 0; x < dtl_tasks__count(t, tg); x++) {
+				if (dtl_tasks__row(t, tg, x, DTL_SPAN_TOTAL, &w) || strcmp(w.name, name) ||
+				    dtl_where__of(t, tg, w.cpu, k, &p->where[p->nwhere]) ||
+				    !p->where[p->nwhere].all)
+					continue;
+				p->where_at[p->nwhere++] = order[j];
+				break;
+			}
+		}
+	}
+}
+
+/* A table a payer: its kernel functions, user space and the rest, shares of its preempts. */
+static void where_tables(FILE *f, const struct rp *r, const struct rp_payers *p, const char *what)
+{
+	if (!p->nwhere)
+		return;
+	fprintf(f, "<h3>Where the top %s' involuntary preempts hit (srr0, since start)</h3>\n", what);
+	if (!r->where_named) {
+		fputs("<p>Kernel functions unknown: ", f);
+		rp_esc(f, r->where_why);
+		fputs("; addresses shown.</p>\n", f);
+	}
+	for (size_t j = 0; j < p->nwhere; j++) {
+		const struct dtl_where *w = &p->where[j];
+		double all = (double)w->all;
+
+		fputs("<table>\n<tr><th>", f);
+		rp_esc(f, p->name[p->where_at[j]]);
+		fprintf(f, "</th><th>preempts</th><th>share</th></tr>\n");
+		fprintf(f, "<tr><td>(user space)</td><td>%" PRIu64 "</td><td>%.1f%%</td></tr>\n",
+			w->user, 100 * (double)w->user / all);
+		for (int i = 0; i < w->n; i++) {
+			fputs("<tr><td>", f);
+			rp_esc(f, w->fn[i].name);
+			fprintf(f, "</td><td>%" PRIu64 "</td><td>%.1f%%</td></tr>\n", w->fn[i].n,
+				100 * (double)w->fn[i].n / all);
+		}
+		if (w->other)
+			fprintf(f, "<tr><td>(other functions)</td><td>%" PRIu64 "</td><td>%.1f%%"
+				"</td></tr>\n", w->other, 100 * (double)w->other / all);
+		if (w->unkept)
+			fprintf(f, "<tr><td>(not kept)</td><td>%" PRIu64 "</td><td>%.1f%%</td></tr>\n",
+				w->unkept, 100 * (double)w->unkept / all);
+		fputs("</table>\n", f);
+	}
+}
+
+static int chart(FILE *f, const struct rp *r, const struct rp_payers *p, const char *what)
+{
+	size_t order[RP_PAYER_NAMES], n = p->n, shown;
+	double tot[RP_PAYER_NAMES], all, hi = 0;
+	double *pick[TOP_CHART + 1], *rest = calloc(r->n ? r->n : 1, sizeof(*rest));
+	const char *names[TOP_CHART + 1];
+	char label[TOP_CHART][LEGEND_W + 1];
+	struct rp_chart c;
+	char title[160];
+
+	if (!rest)
+		return -1;
+	all = rank(r, p, order, tot);
 	shown = n > TOP_CHART ? TOP_CHART : n;
 	for (size_t k = 0; k < shown; k++) {
 		const char *nm = p->name[order[k]];
@@ -175,6 +260,8 @@ int rp_payers__html(FILE *f, const struct rp *r)
 	fputs("<p>Each preempt charged to the process that ran on its CPU then; the idle task's "
 	      "waits (wake-ups after a cede) are left out.</p>\n", f);
 	rc |= chart(f, r, &r->payers[0], "process");
+	where_tables(f, r, &r->payers[0], "processes");
 	rc |= chart(f, r, &r->payers[1], "cgroup");
+	where_tables(f, r, &r->payers[1], "cgroups");
 	return rc;
 }
