@@ -164,6 +164,10 @@ src/source/taskfeed.c ^ } else if (tb < after) { ^ } else if (0) { ^ debugfs who
 src/dtl/sideband.c ^ uint64_t off = mask ? tail & mask : tail % size; ^ uint64_t off = tail & (size - 1); ^ switch stream: a ring whose size is no power of two walked as if it were
 src/source/taskfeed.c ^ if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1) ^ if (0) ^ who pays: the IN record after its OUT queued as a second switch
 src/source/taskfeed.c ^ if (k && f->sw[k - 1].tb > tb) ^ if (0) ^ who pays: a loss marked before the switch ahead of it in the ring
+src/stats/where.c ^ : strcmp(x->name, y->name); ^ : 0; ^ where: functions of equal counts in address order, not by name
+src/loop/rec.c ^ \tl->rec_sym_rewrite = true;\n ^ \n ^ recording: a rotated set's later file carries no symbols of its own (by whopays)
+src/source/replay.c ^ \t\t\t\tsrc->kallsyms = p->syms;\n ^ \n ^ replay: a recording's symbols read and never used (by whopays)
+src/view/wherecsv.c ^ if (w.user)\n ^ if (0)\n ^ --format where: user space left out, a row's shares short of 100 (by whopays)
 src/stats/task.c ^ q->cur = sw->pid < 0 ? -1 : task_of(t, sw); ^ q->cur = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
 src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(t, &t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)

@@ -31,6 +31,64 @@ awk -F, -v m="$m" 'NR > 1 && $3 != "all" && $m != "" { bad = 1 } END { exit bad 
 "$DTLTOP" "$sim" --no-config -b -n 1 --group=task -s cpu --csv | awk -F, 'NR > 1 && $3 != "all" { print $3 }' |
 	head -1 | grep -qx idle && ok || fail "-s cpu: the idle task (pid 0) not first"
 
+# --- where in the kernel, everywhere: --format where, JSON, the report, and a
+# replay that names what the run named from the symbols its recording carries
+"$DTLTOP" "$sim" --no-config -b -n 3 --group=task --format where -o "$tmp/wh-live.csv" \
+	-w "$tmp/wh.dtl" 2>"$tmp/wh.err" || fail "--format where: $(cat "$tmp/wh.err")"
+head -1 "$tmp/wh-live.csv" | grep -qx 'timestamp,group,id,name,function,preempts,share_pct' &&
+	ok || fail "--format where header: $(head -1 "$tmp/wh-live.csv")"
+# functions by name (the simulator's kernel), user space apart, each row's shares add up to 100
+grep -q ',db\[1000\],(user space),' "$tmp/wh-live.csv" && grep -q ',db\[1000\],copy_page,' "$tmp/wh-live.csv" &&
+	! grep -q ',0xc0' "$tmp/wh-live.csv" && ok || fail "--format where: no named function for db"
+awk -F, 'NR > 1 { s[$1 "/" $3] += $7 } END { for (k in s) if (s[k] < 99.7 || s[k] > 100.3) bad++; exit bad }' \
+	"$tmp/wh-live.csv" && ok || fail "--format where: a row's shares do not add up to 100"
+"$DTLTOP" -r "$tmp/wh.dtl" --no-config -b --group=task --format where -o "$tmp/wh-replay.csv" 2>"$tmp/wh.err" &&
+	cmp -s "$tmp/wh-live.csv" "$tmp/wh-replay.csv" && ok ||
+	fail "a replay names other functions than its run: $(diff "$tmp/wh-live.csv" "$tmp/wh-replay.csv" | head -3)"
+# a rotated set's later file names them on its own
+"$DTLTOP" "$sim" --no-config -b -n 4 --group=task --format where -o /dev/null -w "$tmp/whr.dtl" --rotate 2s \
+	2>"$tmp/wh.err" || fail "--rotate with where: $(cat "$tmp/wh.err")"
+"$DTLTOP" -r "$tmp/whr.dtl.2" --no-config -b --group=task --format where 2>&1 | grep -q ',copy_page,' &&
+	ok || fail "a rotated set's second file carries no symbols of its own"
+# JSON: a task's row says where, a CPU's does not
+"$DTLTOP" "$sim" --no-config -b -n 1 --group=cgroup --format json |
+	grep '"cgroup":"/system.slice/db.service"' | grep -q '"where":{"preempts":[0-9]*,"user":[0-9]*,"functions":\[{"name":"' &&
+	ok || fail "JSON cgroup row without where"
+"$DTLTOP" "$sim" --no-config -b -n 1 --format json | grep -q '"where"' && fail "a CPU row in JSON has where" || ok
+# the report: a table per top payer, named
+"$DTLTOP" -r "$tmp/wh.dtl" --no-config -b --report "$tmp/wh.html" -o /dev/null 2>"$tmp/wh.err" &&
+	grep -q "<h3>Where the top processes' involuntary preempts hit" "$tmp/wh.html" &&
+	grep -q '<tr><th>db\[1000\]</th><th>preempts</th>' "$tmp/wh.html" && grep -q '<td>copy_page</td>' "$tmp/wh.html" &&
+	ok || fail "the report has no where table for db: $(cat "$tmp/wh.err")"
+# a recording from before 2.2 carries none: addresses, said why, never this machine's names
+"$DTLTOP" -r tests/data/v1.3-sim.dtl --no-config -b --group=task --format where >"$tmp/wh-old.csv" 2>&1
+grep -q ',0xc0000000' "$tmp/wh-old.csv" && ok || fail "an old recording's where: $(head -3 "$tmp/wh-old.csv")"
+"$DTLTOP" -r tests/data/v1.3-sim.dtl --no-config -b --report "$tmp/wh-old.html" -o /dev/null 2>/dev/null
+grep -q 'Kernel functions unknown: the recording carries none (written before format 2.2' "$tmp/wh-old.html" &&
+	ok || fail "the report does not say why an old recording names no function"
+# --kallsyms names them: a file as /proc/kallsyms has it, its function just below the address
+a=$(awk -F, 'NR > 1 && $5 ~ /^0x/ { print substr($5, 3); exit }' "$tmp/wh-old.csv")
+printf '%016x T crafted_fn\n' "$((0x$a - 16))" >"$tmp/kallsyms"
+"$DTLTOP" -r tests/data/v1.3-sim.dtl --no-config -b --group=task --format where --kallsyms "$tmp/kallsyms" |
+	grep -q ',crafted_fn,' && ok || fail "--kallsyms: 0x$a not named crafted_fn"
+zcat tests/data/switches.perf.data.gz >"$tmp/sw.perf.data"
+printf 'c000000000095100 T plpar_hcall_norets_notrace\nc0000000000951f0 T next_fn\n' >"$tmp/ks2"
+"$DTLTOP" -r "$tmp/sw.perf.data" --no-config -b --group=task --format where --kallsyms "$tmp/ks2" 2>/dev/null |
+	grep -q ',yes\[451\],plpar_hcall_norets_notrace,' && ok || fail "perf.data --kallsyms: no name for yes[451]"
+# refused in one line: no file, no symbol in it, no -r, no grouping
+out=$("$DTLTOP" -r tests/data/v1.3-sim.dtl -b --kallsyms "$tmp/none" 2>&1); rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "kallsyms $tmp/none: No such file" <<<"$out" &&
+	ok || fail "--kallsyms of no file: rc $rc: $out"
+echo garbage >"$tmp/ks3"
+out=$("$DTLTOP" -r tests/data/v1.3-sim.dtl -b --kallsyms "$tmp/ks3" 2>&1); rc=$?
+[ $rc -ne 0 ] && grep -q "kallsyms $tmp/ks3: no text symbol in it" <<<"$out" && ok || fail "--kallsyms garbage: rc $rc: $out"
+out=$("$DTLTOP" "$sim" -b -n 1 --kallsyms "$tmp/ks2" 2>&1); rc=$?
+[ $rc -ne 0 ] && grep -q -- "--kallsyms needs -r FILE" <<<"$out" && ok || fail "--kallsyms live: rc $rc: $out"
+out=$("$DTLTOP" "$sim" -b -n 1 --group=vp --format where 2>&1); rc=$?
+[ $rc -ne 0 ] && grep -q -- "--group=task or --group=cgroup" <<<"$out" && ok || fail "--format where --group=vp: rc $rc: $out"
+"$DTLTOP" "$sim" --no-config -b -n 1 --format where | grep -q '^[^,]*,task,1000,db\[1000\],' &&
+	ok || fail "--format where without --group: not per process"
+
 # --- cgroup rows: the cgroups, the idle task apart, the same sum
 "$DTLTOP" "$sim" --no-config -b -n 2 --group=cgroup --format=csv >"$tmp/c.csv" || fail "--group=cgroup"
 [ "$(head -1 "$tmp/c.csv" | cut -d, -f3)" = cgroup ] && ok || fail "first field not 'cgroup'"

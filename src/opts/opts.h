@@ -29,6 +29,7 @@ struct dtl_opts {
 	bool no_color;
 	bool by_vp;		/* --group=vp */
 	enum dtl_row_group group;	/* --group=task|cgroup; DTL_ROW_CPU_VP otherwise */
+	bool have_group;		/* --group given (or in dtltoprc) */
 	int sort_col;		/* index into dtl_cols() */
 	bool sort_reverse;
 	const char *write;	/* -w FILE */

@@ -20,9 +20,12 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "%s needs -r FILE", o->src.have_speed ? "--speed" : "--kallsyms");
 		return -1;
 	}
+	/* where is of processes or cgroups: processes unless said */
+	if (o->format == dtl_writers__find("where") && !o->have_group)
+		o->group = DTL_ROW_TASK;
 	if (o->format == dtl_writers__find("where") && o->group != DTL_ROW_TASK &&
 	    o->group != DTL_ROW_CGROUP) {
-		snprintf(err, errlen, "--format where names where tasks' preempts hit: it needs "
+		snprintf(err, errlen, "--format where names where processes' preempts hit: it takes "
 			 "--group=task or --group=cgroup");
 		return -1;
 	}

@@ -260,6 +260,7 @@ static int set_group(struct dtl_opts *o, const char *a, char *err, size_t errlen
 		return -1;
 	}
 	o->by_vp = i == 1;
+	o->have_group = true;
 	o->group = i == 2 ? DTL_ROW_TASK : i == 3 ? DTL_ROW_CGROUP : DTL_ROW_CPU_VP;
 	return 0;
 }

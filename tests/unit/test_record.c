@@ -72,6 +72,7 @@ static size_t write_sample(const char *root)
 			CHECK_EQ(dtl_rec_writer__cpu(w, 3, false), 0);
 			CHECK_EQ(dtl_rec_writer__gaps(w, 6, 4), 0);
 			CHECK_EQ(dtl_rec_writer__gaps(w, 6, 0), 0);	/* nothing written */
+			CHECK_EQ(dtl_rec_writer__symbols(w, "c000000000001000 T foo\n", 23), 0);
 		}
 		CHECK_EQ(dtl_rec_writer__lparcfg(w, t == 2 ? "purr=2\ntbr=9\n" : "purr=1\n"), 0);
 		CHECK_EQ(dtl_rec_writer__vpa_steal(w, 5, 1000 + (uint64_t)t), 0);
@@ -103,7 +104,7 @@ TEST(recording_reads_back_every_record_exactly)
 	uint8_t want[48 * 40];
 	char err[512];
 	int entries_recs = 0, ticks = 0, lost = 0, bad = 0, masks = 0, cpus = 0, gaps = 0;
-	int lparcfgs = 0, vpas = 0, stats = 0, switches = 0;
+	int lparcfgs = 0, vpas = 0, stats = 0, switches = 0, syms = 0;
 	FILE *f;
 
 	write_sample(root);
@@ -161,6 +162,12 @@ TEST(recording_reads_back_every_record_exactly)
 			CHECK_STR(ev.switches[1].cgroup, "/db.slice");
 			switches++;
 			break;
+		case DTL_REC_SYMBOLS:
+			CHECK_EQ(ticks, 1);
+			CHECK_EQ(ev.n, 23);
+			CHECK(memcmp(ev.data, "c000000000001000 T foo\n", 23) == 0);
+			syms++;
+			break;
 		case DTL_REC_LPARCFG:
 			/* before its interval's tick, the text as written */
 			CHECK(ev.n == (ticks == 2 ? 13u : 7u));
@@ -178,6 +185,7 @@ TEST(recording_reads_back_every_record_exactly)
 	CHECK_EQ(vpas, 3);
 	CHECK_EQ(stats, 3);
 	CHECK_EQ(switches, 3);
+	CHECK_EQ(syms, 1);
 	CHECK_EQ(lost, 3);
 	CHECK_EQ(bad, 3);
 	CHECK_EQ(masks, 1);
@@ -702,5 +710,55 @@ TEST(recording_set_never_splices_two_runs)
 	CHECK(dtl_rec_set__member("12345678.3", name, 9, &n));
 	CHECK_STR(name, "12345678");
 	CHECK(!dtl_rec_set__member("123456789.3", name, 9, &n));
+	fakeroot_free(root);
+}
+
+/* Symbols past a record's bound go in several, each of whole lines, together the text. */
+TEST(recording_symbols_split_at_lines)
+{
+	const char *root = fakeroot_new();
+	size_t len = 0, got = 0;
+	char *text = malloc(3u << 20), *back = malloc(3u << 20), err[512];
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	struct dtl_rec_meta m;
+	int recs = 0;
+	FILE *f;
+
+	CHECK(text && back);
+	if (!text || !back)
+		return;
+	for (unsigned int i = 0; len < DTL_REC_SYMBOLS_MAX + DTL_REC_SYMBOLS_MAX / 2; i++)
+		len += (size_t)sprintf(text + len, "%016x T function_number_%u\n", i * 16, i);
+	snprintf(path, sizeof(path), "%s/syms.dtl", root);
+	meta(&m);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	if (w) {
+		CHECK_EQ(dtl_rec_writer__symbols(w, text, len), 0);
+		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + 1, 1, 0), 0);
+		CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	}
+	f = fopen(path, "rb");
+	r = f ? dtl_rec_reader__open(f, path, &m, err, sizeof(err)) : NULL;
+	CHECK(r != NULL);
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind != DTL_REC_SYMBOLS)
+			continue;
+		CHECK(ev.n <= DTL_REC_SYMBOLS_MAX);
+		CHECK(ev.n && ev.data[ev.n - 1] == '\n');
+		if (got + ev.n <= (3u << 20))
+			memcpy(back + got, ev.data, ev.n);
+		got += ev.n;
+		recs++;
+	}
+	CHECK_EQ(recs, 2);
+	CHECK_EQ(got, len);
+	CHECK(got == len && memcmp(back, text, len) == 0);
+	dtl_rec_reader__close(r);
+	if (f)
+		fclose(f);
+	free(text), free(back);
 	fakeroot_free(root);
 }

@@ -502,3 +502,88 @@ TEST(switches_round_trip_and_refuse_what_is_cut_or_garbage)
 	/* no more than max */
 	CHECK_EQ(dtl_rec_switches__unpack(buf, len, out, 2, text, sizeof(text), &bad), 2);
 }
+
+#include "platform/ksyms.h"
+#include "stats/where.h"
+
+/*
+ * Where, by function: addresses in one function add up, ties go by name,
+ * user space is counted apart and never as a function, the functions past
+ * the top ones sum in other; with no symbols, each address is itself.
+ */
+TEST(where_names_functions_merges_and_breaks_ties_by_name)
+{
+	/* gamma below beta: by address gamma would come first */
+	static const char ks[] = "c000000000010000 T alpha\nc000000000020000 T gamma\n"
+				 "c000000000030000 T beta\n";
+	static const struct { uint64_t pc, srr1; int n; } hits[] = {
+		{ 0xc000000000010010ull, 0x8000000000001033ull, 4 },
+		{ 0xc000000000010020ull, 0x8000000000001033ull, 2 },
+		{ 0xc000000000030000ull, 0x8000000000001033ull, 3 },
+		{ 0xc000000000020008ull, 0x8000000000001033ull, 3 },
+		{ 0x0000000010001000ull, 0x800000000000d033ull, 2 },	/* user space */
+	};
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	char why[128];
+	struct dtl_ksyms *k = dtl_ksyms__parse(ks, sizeof(ks) - 1, why, sizeof(why));
+	uint8_t e[DTL_ENTRY_SIZE];
+	uint64_t tb = 1000, fresh[16];
+	struct dtl_where w;
+
+	CHECK(k != NULL);
+	sw(t, 0, 10, 5, "busy", "/a");
+	dtl_tasks__log_pcs(t);
+	for (size_t h = 0; h < sizeof(hits) / sizeof(hits[0]); h++)
+		for (int i = 0; i < hits[h].n; i++, tb += 100) {
+			put(e, tb, 4, 10, 0, 0, hits[h].pc, hits[h].srr1);
+			dtl_tasks__add_entries(t, 0, e, 1);
+		}
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_where__of(t, DTL_TASKS_BY_TASK, 5, k, &w), 0);
+	CHECK_EQ(w.all, 14);
+	CHECK_EQ(w.user, 2);
+	CHECK_EQ(w.n, 3);
+	CHECK_STR(w.fn[0].name, "alpha");
+	CHECK_EQ(w.fn[0].n, 6);
+	CHECK_STR(w.fn[1].name, "beta");	/* 3 as gamma: the name decides */
+	CHECK_STR(w.fn[2].name, "gamma");
+	CHECK_EQ(w.other + w.unkept, 0);
+	/* no symbols: each kernel address on its own, user space still apart */
+	CHECK_EQ(dtl_where__of(t, DTL_TASKS_BY_TASK, 5, NULL, &w), 0);
+	CHECK_EQ(w.n, 4);
+	CHECK_STR(w.fn[0].name, "0xc000000000010010");
+	CHECK_EQ(w.user, 2);
+	CHECK_EQ(dtl_where__of(t, DTL_TASKS_BY_TASK, 77, k, &w), -1);
+	/* each kernel address new to the task, once; user space is none */
+	CHECK_EQ(dtl_tasks__take_pcs(t, fresh, 16), 4);
+	CHECK_EQ(dtl_tasks__take_pcs(t, fresh, 16), 0);
+	put(e, tb, 4, 10, 0, 0, 0xc000000000010010ull, 0);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	CHECK_EQ(dtl_tasks__take_pcs(t, fresh, 16), 0);
+	dtl_ksyms__free(k);
+	dtl_tasks__delete(t);
+}
+
+TEST(where_sums_functions_past_the_top_in_other)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	uint64_t tb = 1000, fresh[4];
+	struct dtl_where w;
+
+	sw(t, 0, 10, 5, "busy", "/a");
+	/* DTL_WHERE_TOP + 2 addresses, the later ones fewer: the last two are other */
+	for (int f = 0; f < DTL_WHERE_TOP + 2; f++)
+		for (int i = 0; i < 20 - f; i++, tb += 100) {
+			put(e, tb, 4, 10, 0, 0, 0xc000000000100000ull + 0x100 * (uint64_t)f, 0);
+			dtl_tasks__add_entries(t, 0, e, 1);
+		}
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK_EQ(dtl_where__of(t, DTL_TASKS_BY_TASK, 5, NULL, &w), 0);
+	CHECK_EQ(w.n, DTL_WHERE_TOP);
+	CHECK_EQ(w.fn[0].n, 20);
+	CHECK_EQ(w.other, (20 - DTL_WHERE_TOP) + (20 - DTL_WHERE_TOP - 1));
+	/* nobody asked: nothing kept for a recording */
+	CHECK_EQ(dtl_tasks__take_pcs(t, fresh, 4), 0);
+	dtl_tasks__delete(t);
+}
