@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const names[DTL_VERDICT__N] = {
 	[DTL_VERDICT_UNKNOWN] = "unknown",
@@ -27,6 +28,20 @@ static const char *const names[DTL_VERDICT__N] = {
 const char *dtl_verdict__name(enum dtl_verdict_kind k)
 {
 	return k < DTL_VERDICT__N ? names[k] : "unknown";
+}
+
+const char *dtl_verdict__action(const char *text)
+{
+	size_t n = strlen(text);
+	const char *p;
+
+	if (n < 2 || text[n - 1] != '.' || strncmp(text, "why unknown", 11) == 0)
+		return NULL;
+	/* the sentence after the last ". " that starts one (a capital) */
+	for (p = text + n - 2; p > text; p--)
+		if (p[0] == '.' && p[1] == ' ' && p[2] >= 'A' && p[2] <= 'Z')
+			return p + 2;
+	return NULL;
 }
 
 __attribute__((format(printf, 3, 4)))

@@ -43,6 +43,11 @@ struct dtl_verdict {
 	char text[320];
 };
 
+/*
+ * The one thing to do, as the words end with it ("Raise the entitlement, or
+ * uncap it."): the last sentence of text; NULL where it has none (unknown).
+ */
+const char *dtl_verdict__action(const char *text);
 /* "capped", "starved": the JSON field's and the exposition label's value. */
 const char *dtl_verdict__name(enum dtl_verdict_kind k);
 /*

@@ -152,7 +152,8 @@ TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
 				      .physc = 1, .entc_pct = 100, .app = 3 };
 	struct dtl_table t = { 0 };
 	struct dtl_model m = { .table = &t, .stats = st, .interval_s = 1e-6, .source = "replay",
-			       .detail = "", .lparcfg = &cfg, .lpar = &figs };
+			       .detail = "of /home/admin/lpar7/day.dtl: sim on lpar7",
+			       .lparcfg = &cfg, .lpar = &figs };
 	struct dtl_view *v;
 	char *html;
 	size_t len = 0, narrow = 0;
@@ -188,6 +189,13 @@ TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
 			     "wanted CPU time; the pool has 3.00 idle. Raise the entitlement, or "
 			     "uncap it. (10 of 10 intervals");
 	CHECK_CONTAINS(html, "data-series=\"pool idle (app)\"");
+	/* for a reader elsewhere: the file's name, clock times, the action last, notes outside */
+	CHECK_CONTAINS(html, "replay of day.dtl: sim on lpar7");
+	CHECK(!strstr(html, "/home/admin"));
+	CHECK_CONTAINS(html, ">00:00:04</text>");
+	CHECK_CONTAINS(html, "time of day (UTC)");
+	CHECK_CONTAINS(html, "<li><b>to do:</b> Raise the entitlement, or uncap it.</li>\n</ul>");
+	CHECK_CONTAINS(html, "</svg>\n<p class=\"note\">shaded: traced with a narrower event mask");
 	/* every time chart shades intervals 7 to 10, and only those */
 	for (const char *p = html; (p = strstr(p, "class=\"narrow\" data-interval=\"")); p++) {
 		int i = atoi(p + 30);
@@ -198,4 +206,37 @@ TEST(report_states_the_datas_interval_and_shades_intervals_of_a_narrower_mask)
 	CHECK(narrow >= 4 * 5);
 	free(html);
 	dtl_stats__delete(st);
+}
+
+/*
+ * Clock ticks: the smallest round step that fits, labelled as a reader
+ * says the time; a span that passes midnight names the day there.
+ */
+TEST(report_clock_ticks_are_round_times_and_dates_at_midnight)
+{
+	double t[12];
+	char l[12][DTL_CLOCK_LABEL];
+	const double day = 1765065600;	/* 2025-12-07 00:00:00 UTC */
+	size_t n;
+
+	/* 10 s from 12:00:03: every 2 s, with seconds */
+	n = dtl_scale__clock_ticks(day + 43203, day + 43213, 6, t, l);
+	CHECK_EQ(n, 5);
+	CHECK_STR(l[0], "12:00:04");
+	CHECK_NEAR(t[0], day + 43204, 1e-9);
+	CHECK_STR(l[4], "12:00:12");
+	/* 3 h: hourly, on the hour, no seconds */
+	n = dtl_scale__clock_ticks(day + 3600 * 9 + 600, day + 3600 * 12 + 600, 6, t, l);
+	CHECK_EQ(n, 3);
+	CHECK_STR(l[0], "10:00");
+	CHECK_STR(l[2], "12:00");
+	/* 22:00 to 04:00 the next day: every 2 h, the day at midnight */
+	n = dtl_scale__clock_ticks(day - 7200, day + 4 * 3600, 6, t, l);
+	CHECK_EQ(n, 4);
+	CHECK_STR(l[0], "22:00");
+	CHECK_STR(l[1], "Dec 07");
+	CHECK_STR(l[3], "04:00");
+	/* no span, no room: no tick */
+	CHECK_EQ(dtl_scale__clock_ticks(day, day, 6, t, l), 0);
+	CHECK_EQ(dtl_scale__clock_ticks(day, day + 60, 1, t, l), 0);
 }

@@ -221,3 +221,17 @@ TEST(verdict_absent_zero_negative_or_huge_figures_give_no_verdict_from_their_rul
 		       30, text), DTL_VERDICT_LATENCY);
 	CHECK_CONTAINS(text, "the pool has 0.00 idle (entc 98%)");
 }
+
+/* The action is the words' last sentence; "why unknown" and a text not ending in one have none. */
+TEST(verdict_action_is_the_last_sentence)
+{
+	CHECK_STR(dtl_verdict__action("capped at its entitlement (1.00, entc 100%): waits 50%; the "
+				      "pool has 3.00 idle. Raise the entitlement, or uncap it."),
+		  "Raise the entitlement, or uncap it.");
+	CHECK_STR(dtl_verdict__action("a; its VPs are all busy too (1.98 of 2). Add virtual "
+				      "processors and raise the entitlement."),
+		  "Add virtual processors and raise the entitlement.");
+	CHECK(dtl_verdict__action("why unknown: no lparcfg. Run it on an LPAR.") == NULL);
+	CHECK(dtl_verdict__action("waits 3.5 ms at p99") == NULL);
+	CHECK(dtl_verdict__action("physc 1.05. of") == NULL);
+}

@@ -99,29 +99,30 @@ static double bucket_t(const struct rp_chart *c, const struct dtl_bucket *b)
 	return sum / (double)(b->n ? b->n : 1) - rp_t0(c->r);
 }
 
-/* Time ticks and label under a plot whose bottom is at y0. */
+/*
+ * Clock-time ticks and label under a plot whose bottom is at y0: a reader
+ * of the page asks "what happened at 14:00", not "at minute 840".
+ */
 static void x_axis(struct rp_chart *c, int y0, bool label)
 {
-	double ticks[12];
-	bool minutes = c->x.d1 >= 600;
-	struct dtl_scale xs = c->x;
-	size_t nx;
+	double ticks[12], t0 = rp_t0(c->r);
+	char labels[12][DTL_CLOCK_LABEL];
+	size_t nx = dtl_scale__clock_ticks(t0, t0 + c->x.d1, c->pw > 600 ? 10 : 6, ticks, labels);
+	bool dates = false;
 
-	if (minutes)
-		xs.d1 /= 60;
-	nx = dtl_scale__ticks(&xs, ticks, c->pw > 600 ? 10 : 6);
 	for (size_t i = 0; i < nx; i++) {
-		double x = dtl_scale__map(&c->x, minutes ? ticks[i] * 60 : ticks[i]);
+		double x = dtl_scale__map(&c->x, ticks[i] - t0);
 
+		dates |= !strchr(labels[i], ':');
 		fprintf(c->f, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
-			"<text class=\"xt\" x=\"%.1f\" y=\"%d\">%g</text>\n", x, x, y0, y0 + 4, x,
-			y0 + 16, ticks[i]);
+			"<text class=\"xt\" x=\"%.1f\" y=\"%d\">%s</text>\n", x, x, y0, y0 + 4, x,
+			y0 + 16, labels[i]);
 	}
 	fprintf(c->f, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n",
 		c->ml, c->ml + c->pw, y0, y0);
 	if (label)
-		fprintf(c->f, "<text class=\"xl\" x=\"%d\" y=\"%d\">time since the start (%s)"
-			"</text>\n", c->ml + c->pw / 2, y0 + 32, minutes ? "minutes" : "seconds");
+		fprintf(c->f, "<text class=\"xl\" x=\"%d\" y=\"%d\">%s (UTC)</text>\n",
+			c->ml + c->pw / 2, y0 + 32, dates ? "date and time of day" : "time of day");
 }
 
 /* Ticks, grid lines and labels of the y scale between pixel rows top and bottom. */
@@ -261,20 +262,23 @@ void rp_chart__legend(struct rp_chart *c, int i, const char *name, const char *c
 
 void rp_chart__note(struct rp_chart *c)
 {
+	c->note = true;
+}
+
+/* Below the chart, not over its data: what the reader must know to read it. */
+static void notes(const struct rp_chart *c)
+{
 	size_t per = c->r->n / (c->nb ? c->nb : 1);
 	bool narrow = false;
 
 	for (size_t i = 0; i < c->r->n && !narrow; i++)
 		narrow = rp_narrow(c->r, i);
 	if (narrow)
-		fprintf(c->f, "<text class=\"note\" x=\"%d\" y=\"%d\">shaded: traced with a "
-			"narrower event mask, those events left out</text>\n", c->ml + 4,
-			RP_MT + (c->r->n > RP_COLS ? 24 : 10));
-
+		fputs("<p class=\"note\">shaded: traced with a narrower event mask, those events "
+		      "left out</p>\n", c->f);
 	if (c->r->n > RP_COLS)
-		fprintf(c->f, "<text class=\"note\" x=\"%d\" y=\"%d\">downsampled: each point is the "
-			"mean of %zu-%zu intervals; the band spans their min to max</text>\n",
-			c->ml + 4, RP_MT + 10, per, per + 1);
+		fprintf(c->f, "<p class=\"note\">downsampled: each point is the mean of %zu-%zu "
+			"intervals; the band spans their min to max</p>\n", per, per + 1);
 }
 
 /* Stacked areas of per-second rates, the largest first (at the bottom). */
@@ -316,7 +320,10 @@ void rp_chart__stack(struct rp_chart *c, double *const *v, const char *const *na
 
 void rp_chart__end(struct rp_chart *c)
 {
-	fputs("</svg></figure>\n", c->f);
+	fputs("</svg>\n", c->f);
+	if (c->note)
+		notes(c);
+	fputs("</figure>\n", c->f);
 	free(c->b);
 	c->b = NULL;
 }

@@ -30,6 +30,7 @@ struct rp_chart {
 	struct dtl_scale x, y;	/* x in seconds since the start */
 	struct dtl_bucket *b;	/* the last series' buckets */
 	size_t nb;
+	bool note;		/* rp_chart__note: notes under it */
 };
 
 /* -1 out of memory (nothing written). y is the caller's to set before axes. */
@@ -48,7 +49,7 @@ void rp_chart__series(struct rp_chart *c, const double *v, const char *name,
 void rp_chart__stack(struct rp_chart *c, double *const *v, const char *const *names, size_t nv);
 void rp_chart__legend(struct rp_chart *c, int i, const char *name, const char *colour,
 		      bool area, bool dashed);
-/* Says so on the chart when a point stands for several intervals. */
+/* Says so under the chart when a point stands for several intervals, or a mask was narrower. */
 void rp_chart__note(struct rp_chart *c);
 void rp_chart__end(struct rp_chart *c);
 

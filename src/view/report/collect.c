@@ -70,11 +70,29 @@ static double known(const struct dtl_row *w, unsigned int bit, double v)
 	return w->known & bit ? v : NAN;
 }
 
+/*
+ * A replay's "of /home/me/lpar7/day.dtl: ..." as "of day.dtl: ...": a page
+ * that travels says which recording, not where it lay on one machine.
+ */
+static void detail_of(char *buf, size_t len, const char *detail)
+{
+	const char *colon = strncmp(detail, "of ", 3) == 0 ? strstr(detail, ": ") : NULL;
+	const char *slash = NULL;
+
+	for (const char *p = detail + 3; colon && p < colon; p++)
+		if (*p == '/')
+			slash = p;
+	if (slash)
+		snprintf(buf, len, "of %s", slash + 1);
+	else
+		snprintf(buf, len, "%s", detail);
+}
+
 static void keep_facts(struct rp *r, const struct dtl_model *m)
 {
 	snprintf(r->host, sizeof(r->host), "%s", m->host ? m->host : "");
 	snprintf(r->source, sizeof(r->source), "%s", m->source ? m->source : "");
-	snprintf(r->detail, sizeof(r->detail), "%s", m->detail ? m->detail : "");
+	detail_of(r->detail, sizeof(r->detail), m->detail ? m->detail : "");
 	r->nr_vcpus = m->nr_vcpus;
 	r->nr_vps = m->nr_vps;
 	r->smt = m->smt;

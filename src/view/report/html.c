@@ -151,6 +151,23 @@ static void verdicts(FILE *f, const struct rp *r)
 	}
 }
 
+/* The list ends with what to do: the action of the verdict most intervals had. */
+static void action(FILE *f, const struct rp *r)
+{
+	size_t count[DTL_VERDICT__N] = { 0 }, best = 0;
+	const char *a;
+
+	for (size_t i = 0; i < r->n; i++)
+		count[r->verdict[i]]++;
+	for (size_t k = 1; k < DTL_VERDICT__N; k++)
+		if (count[k] > count[best])
+			best = k;
+	a = dtl_verdict__action(r->why[best]);
+	fputs("<li><b>to do:</b> ", f);
+	rp_esc(f, a ? a : "nothing can be said until the verdict is known (see why: above)");
+	fputs("</li>\n", f);
+}
+
 /* The span in plain words, from the figures (the rules are in man dtltop). */
 static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 {
@@ -207,6 +224,7 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 			"figures leave the rest out (shaded on every chart), so a drop there is not a "
 			"real one</li>\n", narrow, r->n, mask);
 	}
+	action(f, r);
 	fputs("</ul>\n", f);
 }
 

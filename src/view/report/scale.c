@@ -5,6 +5,7 @@
 #include "scale.h"
 
 #include <math.h>
+#include <time.h>
 
 size_t dtl_downsample(const double *v, size_t n, size_t cols, struct dtl_bucket *out)
 {
@@ -79,6 +80,43 @@ size_t dtl_scale__ticks(const struct dtl_scale *s, double *ticks, size_t max)
 		step = 10 * p;
 	for (t = ceil(s->d0 / step - 1e-9) * step; t <= s->d1 + step * 1e-6 && n < max; t += step)
 		ticks[n++] = fabs(t) < step * 1e-9 ? 0 : t;
+	return n;
+}
+
+size_t dtl_scale__clock_ticks(double t0, double t1, size_t max, double *ticks,
+			      char (*labels)[DTL_CLOCK_LABEL])
+{
+	static const double steps[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600,
+					 7200, 10800, 21600, 43200, 86400, 172800, 604800 };
+	double step = steps[sizeof(steps) / sizeof(steps[0]) - 1];
+	bool days;
+	size_t n = 0;
+	struct tm a, b;
+	time_t s0 = (time_t)floor(t0), s1 = (time_t)floor(t1);
+
+	if (!(t1 > t0) || max < 2)
+		return 0;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if ((t1 - t0) / steps[i] <= (double)(max - 1)) {
+			step = steps[i];
+			break;
+		}
+	gmtime_r(&s0, &a);
+	gmtime_r(&s1, &b);
+	days = a.tm_yday != b.tm_yday || a.tm_year != b.tm_year;
+	/* multiples of the step since the epoch: on UTC's round minutes, hours and days */
+	for (double t = ceil(t0 / step - 1e-9) * step; t <= t1 + 1e-6 && n < max; t += step) {
+		time_t s = (time_t)t;
+		struct tm tm;
+
+		gmtime_r(&s, &tm);
+		ticks[n] = t;
+		if (days && !tm.tm_hour && !tm.tm_min && !tm.tm_sec)
+			strftime(labels[n], DTL_CLOCK_LABEL, "%b %d", &tm);
+		else
+			strftime(labels[n], DTL_CLOCK_LABEL, step < 60 ? "%H:%M:%S" : "%H:%M", &tm);
+		n++;
+	}
 	return n;
 }
 

@@ -34,6 +34,15 @@ double dtl_scale__map(const struct dtl_scale *s, double v);
 double dtl_scale__nice_max(double hi, double min_hi);
 /* Up to max round values in [lo, hi] (a log scale: its powers of ten); the count. */
 size_t dtl_scale__ticks(const struct dtl_scale *s, double *ticks, size_t max);
+/*
+ * Ticks on the clock (UTC) for a span of t0 to t1 seconds since the epoch:
+ * at most max, at the smallest round step (1 s to 7 days) that allows,
+ * each with its label: "HH:MM", "HH:MM:SS" for steps under a minute, and a
+ * date ("Dec 07") at each midnight of a span that passes one. The count.
+ */
+#define DTL_CLOCK_LABEL 16
+size_t dtl_scale__clock_ticks(double t0, double t1, size_t max, double *ticks,
+			      char (*labels)[DTL_CLOCK_LABEL]);
 
 /* Viridis at t in [0, 1] (clamped): dark blue to yellow, readable in grey and by the colour-blind. */
 void dtl_viridis(double t, uint8_t rgb[3]);
