@@ -399,6 +399,8 @@ size_t dtl_tasks__take_pcs(struct dtl_tasks *t, uint64_t *out, size_t max)
 {
 	size_t n = t->nfresh < max ? t->nfresh : max;
 
+	if (!n)
+		return 0;	/* fresh may be NULL: no memcpy from it, even of 0 bytes */
 	memcpy(out, t->fresh + t->nfresh - n, n * sizeof(*out));
 	t->nfresh -= n;
 	return n;
