@@ -81,6 +81,37 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3=="1"{exit !($4==2 &&
 awk -F, '$3=="all"{exit !($7=="5.0" && $6=="1.0000")}' "$tmp/dbg.csv" && ok || fail "debugfs steal/ratio: $(grep all "$tmp/dbg.csv")"
 "$DTLTOP" --root "$root" -b -n 2 -d 0.05 | grep -q '^LPAR ent 2.00  shared uncapped  VPs 2  pool 4.00  physc -  entc -  app -  disp/s -$' \
 	&& ok || fail "batch text shows the lparcfg facts"
+# --- which partition, pool and frame: as lparcfg and the device tree say, absent where they do not
+"$DTLTOP" --root "$root" -b -n 1 -d 0.05 --format prom 2>/dev/null | grep -q '^dtl_lpar_info{} 1$' &&
+	ok || fail "no identity in lparcfg: dtl_lpar_info has labels it cannot know"
+"$DTLTOP" --root "$root" -b -n 1 -d 0.05 --format json 2>/dev/null | grep '"cpu":"all"' |
+	grep -q 'partition_id\|pool_id\|frame_' && fail "JSON invents an identity" || ok
+idroot=$tmp/idroot
+cp -r "$root" "$idroot"
+printf 'lparcfg 1.9\nserial_number=IBM,"02\\x\nsystem_type=IBM,9080-HEX\npartition_id=7\npool=2\n' |
+	cat - "$root/proc/powerpc/lparcfg" >"$idroot/proc/powerpc/lparcfg"
+mkdir -p "$idroot/proc/device-tree" && printf 'db "prod"\0' >"$idroot/proc/device-tree/ibm,partition-name"
+"$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 --format prom 2>/dev/null | grep -qF \
+	'dtl_lpar_info{partition_id="7",partition_name="db \"prod\"",pool_id="2",frame_serial="IBM,\"02\\x",frame_type="IBM,9080-HEX"} 1' &&
+	ok || fail "dtl_lpar_info: $("$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 --format prom 2>&1 | grep lpar_info)"
+"$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 --format json 2>/dev/null | grep '"cpu":"all"' | grep -qF \
+	'"partition_id":7,"partition_name":"db \"prod\"","pool_id":2,"frame_serial":"IBM,\"02\\x","frame_type":"IBM,9080-HEX"' &&
+	ok || fail "JSON identity"
+"$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 --format influx 2>/dev/null | head -1 | grep -qF \
+	',partition_id=7,partition_name=db\ "prod",pool_id=2,frame_serial=IBM\,"02\\x,frame_type=IBM\,9080-HEX,' &&
+	ok || fail "Influx identity tags: $("$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 --format influx 2>&1 | head -1)"
+"$DTLTOP" --root "$idroot" -b -n 1 -d 0.05 2>/dev/null | grep -qxF 'partition db "prod" (id 7), pool 2 of frame IBM,9080-HEX IBM,"02\x' &&
+	ok || fail "batch text: no identity line"
+# the simulator's own, and a recording keeps the name (lparcfg keeps the rest)
+"$DTLTOP" --sim=vcpus=4,clock=virtual,lpar_id=12,pool_id=3,serial=F1,name=web-1 -b -n 2 -o /dev/null \
+	-w "$tmp/id.dtl" --report "$tmp/id.html" 2>/dev/null
+"$DTLTOP" -r "$tmp/id.dtl" -b --format prom 2>/dev/null | grep -qF \
+	'dtl_lpar_info{partition_id="12",partition_name="web-1",pool_id="3",frame_serial="F1",frame_type="IBM,9080-SIM"} 1' &&
+	ok || fail "a replay's identity: $("$DTLTOP" -r "$tmp/id.dtl" -b --format prom 2>&1 | grep lpar_info)"
+grep -qF '<tr><td>Which partition</td><td>web-1 (id 12), pool 3 of frame IBM,9080-SIM F1</td></tr>' "$tmp/id.html" &&
+	ok || fail "the report does not say which partition"
+out=$("$DTLTOP" --sim=name='a"b' -b -n 1 2>&1); rc=$?
+[ $rc -ne 0 ] && grep -q "bad --sim value 'name=a\"b'" <<<"$out" && ok || fail "--sim name with a quote: rc $rc: $out"
 # figures lparcfg does not give in range read as unknown, never 0 or 2^64 / 100
 cp "$root/proc/powerpc/lparcfg" "$tmp/lparcfg.good"
 printf 'partition_entitled_capacity=-50\nshared_processor_mode=1\ncapped=0\npartition_active_processors=4294967296\npool_capacity=-400\n' \
@@ -299,7 +330,8 @@ grep -q '^all: 0 dispatch cycles .*(VPA counters, no DTL: latency, reasons and f
 jq -e . "$tmp/f.json" >/dev/null && ok || fail "json: not JSON Lines"
 [ "$(wc -l <"$tmp/f.json")" -eq "$(($(wc -l <"$tmp/f.csv") - 1))" ] && ok || fail "json: a line per CSV row"
 # every field equal to the CSV's (numbers as numbers, null where the CSV is empty)
-jq -r '[to_entries[] | select(.key != "host" and .key != "verdict" and .key != "why") | .value // ""] | @tsv' "$tmp/f.json" |
+jq -r '[to_entries[] | select(.key != "host" and .key != "verdict" and .key != "why" and
+	(.key | test("^(partition_|pool_id|frame_)") | not)) | .value // ""] | @tsv' "$tmp/f.json" |
 	paste -d'\t' - <(tail -n +2 "$tmp/f.csv" | tr ',' '\t') | awk -F'\t' '
 	# the CSV writes the mask in hex, JSON as a number: read the hex by hand (mawk and gawk alike)
 	function hex(s,  v, k) { v = 0; s = tolower(substr(s, 3))
@@ -314,7 +346,7 @@ jq -e 'select(.cpu == "all") | .physc != null and .host != "" and (.steal_stat_d
 	"$tmp/f.json" | grep -qv false && ok || fail "json: host, partition figures, nulls"
 "$DTLTOP" --sim=vps=2,smt=2,clock=virtual -b -n 2 --format=influx >"$tmp/f.influx" || fail "influx"
 # the line protocol: measurement,tags fields timestamp; integers with i; no empty fields
-[ "$(grep -Evc '^dtl,host=[^ ,]+,cpu=[0-9a-z]+ [a-zA-Z0-9_]+=[-0-9.]+i?(,[a-zA-Z0-9_]+=[-0-9.]+i?)* [0-9]{19}$' "$tmp/f.influx")" -eq 0 ] \
+[ "$(grep -Evc '^dtl,host=[^ ,]+(,(partition_id|partition_name|pool_id|frame_serial|frame_type)=([^ ,\\]|\\.)+)*,cpu=[0-9a-z]+ [a-zA-Z0-9_]+=[-0-9.]+i?(,[a-zA-Z0-9_]+=[-0-9.]+i?)* [0-9]{19}$' "$tmp/f.influx")" -eq 0 ] \
 	&& [ "$(wc -l <"$tmp/f.influx")" -eq 10 ] && ok \
 	|| fail "influx: not line protocol: $(head -c 300 "$tmp/f.influx")"
 grep -q '^dtl,host=[^ ]*,cpu=all .*dispatches=[0-9]*i,.*physc=[0-9.]*,.* 1735689602000000000$' "$tmp/f.influx" && ok \

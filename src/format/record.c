@@ -304,6 +304,10 @@ static void meta_text(const struct dtl_rec_meta *meta, char *buf, size_t len)
 	if (m->set_id && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "set_id=%016" PRIx64 "\nset_seq=%u\n",
 					m->set_id, m->set_seq);
+	dtl_sanitize(m->partition_name);
+	if (m->partition_name[0] && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "partition_name=%s\n",
+					m->partition_name);
 	free(cpus);
 	/* lparcfg verbatim, one "lparcfg.key=value" per line. */
 	for (const char *p = m->lparcfg; *p && off < len;) {
@@ -678,6 +682,8 @@ static void parse_meta(char *text, struct dtl_rec_meta *m)
 			snprintf(m->source, sizeof(m->source), "%s", v);
 		else if (!strcmp(line, "detail"))
 			snprintf(m->detail, sizeof(m->detail), "%s", v);
+		else if (!strcmp(line, "partition_name"))
+			snprintf(m->partition_name, sizeof(m->partition_name), "%s", v);
 		else if (!strcmp(line, "tb_freq"))
 			m->tb_freq = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "boot_tb"))

@@ -50,6 +50,7 @@ struct dtl_rec_meta {
 	 */
 	uint64_t set_id;
 	unsigned int set_seq;
+	char partition_name[64];	/* the device tree's ibm,partition-name; "" unknown (2.2) */
 };
 
 enum dtl_rec_kind {

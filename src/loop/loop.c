@@ -193,6 +193,7 @@ static void build_model(struct dtl_loop *l)
 	m->metrics_by = l->o.metrics_by;
 	m->metrics_cgroups = l->o.metrics_cgroups;
 	m->host = loop_host(l);
+	m->partition_name = dtl_source__partition_name(l->src);
 	m->source = dtl_source__name(l->src);
 	m->detail = dtl_source__detail(l->src);
 	m->mask = dtl_source__mask(l->src);

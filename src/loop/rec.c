@@ -61,6 +61,9 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	snprintf(m.host, sizeof(m.host), "%s", loop_host(l));
 	snprintf(m.source, sizeof(m.source), "%s", dtl_source__name(l->src));
 	snprintf(m.detail, sizeof(m.detail), "%s", dtl_source__detail(l->src));
+	if (dtl_source__partition_name(l->src))
+		snprintf(m.partition_name, sizeof(m.partition_name), "%s",
+			 dtl_source__partition_name(l->src));
 	m.tb_freq = dtl_source__tb_freq(l->src);
 	m.start_ns = dtl_source__clock(l->src, &clk) ? clk : loop_now(l, CLOCK_REALTIME);
 	m.interval_s = l->o.interval_s;

@@ -4,6 +4,7 @@
  */
 #include "sys.h"
 #include "../dtl/dtl.h"
+#include "../dtl/name.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -197,6 +198,20 @@ void dtl_sys__lpar_figs(const struct dtl_lparcfg *a, const struct dtl_lparcfg *b
 	}
 }
 
+/* key=TEXT into buf, cleaned (valid UTF-8, no control character); false if not key or empty. */
+static bool key_text(const char *line, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key), n;
+
+	if (strncmp(line, key, kl) != 0 || line[kl] != '=')
+		return false;
+	line += kl + 1;
+	n = strcspn(line, "\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+	dtl_name__clean(buf);
+	return true;
+}
+
 void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -225,6 +240,16 @@ void dtl_sys__parse_lparcfg(const char *text, struct dtl_lparcfg *cfg)
 		} else if (key_u64(p, "dispatches", &v)) {
 			cfg->dispatches = v;
 			cfg->have_dispatches = true;
+		} else if (key_u64(p, "partition_id", &v)) {
+			/* 0 is what lparcfg prints when the device tree has none */
+			cfg->have_partition_id = v && v < 1u << 16;
+			cfg->partition_id = cfg->have_partition_id ? (unsigned int)v : 0;
+		} else if (key_u64(p, "pool", &v)) {
+			cfg->have_pool_id = v < 1u << 16;
+			cfg->pool_id = cfg->have_pool_id ? (unsigned int)v : 0;
+		} else if (key_text(p, "serial_number", cfg->serial, sizeof(cfg->serial)) ||
+			   key_text(p, "system_type", cfg->system_type, sizeof(cfg->system_type))) {
+			continue;
 		} else {
 			parse_counters(p, cfg);
 		}

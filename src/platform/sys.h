@@ -37,6 +37,15 @@ struct dtl_lparcfg {
 	unsigned int pool_num_procs;
 	unsigned int weight;	/* capacity_weight (uncapped share) */
 	unsigned int rg_number, rg_procs;	/* resource group, on newer firmware */
+	/*
+	 * Who and where, as lparcfg's first lines give them (from the device
+	 * tree): which partition of which frame, in which shared pool. Absent
+	 * keys stay absent ("" and false), never made up.
+	 */
+	bool have_partition_id, have_pool_id;
+	unsigned int partition_id, pool_id;
+	char serial[48];	/* serial_number: "IBM,0221E1234" */
+	char system_type[48];	/* system_type: "IBM,9080-HEX" */
 };
 
 /* v with prec decimals and unit when have, else "-": an lparcfg figure absent or out of range. */

@@ -67,6 +67,7 @@ struct dtl_source {
 	unsigned int core_threads;	/* hardware threads of a physical core (8) */
 	char note[640];			/* for the status line at start, or "" */
 	char host[256];			/* where the entries were captured, if not here */
+	char partition_name[64];	/* the device tree's ibm,partition-name, or "" */
 };
 
 /* For the live backends: the timebase register where there is one (POWER). */

@@ -267,6 +267,7 @@ static void start(struct dtl_source *src)
 	if (p->meta.topo.known)
 		src->topo = p->meta.topo;
 	snprintf(src->host, sizeof(src->host), "%s", p->meta.host);
+	snprintf(src->partition_name, sizeof(src->partition_name), "%s", p->meta.partition_name);
 	if (p->meta.core_threads)
 		src->core_threads = p->meta.core_threads;
 	src->recorded_interval_s = (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) * p->group;

@@ -48,6 +48,11 @@ struct dtl_sim_params {
 	bool dedicated;		/* dedicated processors: no pool, no cap, ent = vps */
 	bool donating;		/* dedicated, idle cycles donated to the pool */
 	unsigned int weight;	/* an uncapped partition's share of idle pool capacity, 0-255 */
+	/* who it is, as lparcfg and the device tree say: tests of a fleet tell LPARs apart */
+	unsigned int lpar_id;	/* partition_id (default 1) */
+	unsigned int pool_id;	/* the shared pool's number (default 0, the default pool) */
+	char serial[32];	/* the frame's serial_number (default SIM) */
+	char name[64];		/* ibm,partition-name; "" none */
 	unsigned int ntasks;	/* 0: no task data (no switch stream) */
 	struct dtl_sim_task tasks[DTL_SIM_TASKS];
 };

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../dtl/dtl.h"
+#include "../dtl/name.h"
 #include "../platform/sys.h"
 
 struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
@@ -37,6 +38,15 @@ struct dtl_source *dtl_source__open_with(const struct dtl_source_ops *ops,
 	/* A live source's threads are the machine's; a replay says its own. */
 	if (!src->topo.known && !ops->ended)
 		dtl_topo__sysfs(&src->topo, o->root ? o->root : "/", &src->cpus);
+	/* and its name the device tree's, where it has no lparcfg of its own (the simulator) */
+	if (!src->partition_name[0] && !ops->ended && !src->lparcfg &&
+	    dtl_sys__read(o->root ? o->root : "/", "proc/device-tree/ibm,partition-name",
+			  src->partition_name, sizeof(src->partition_name)) > 0) {
+		src->partition_name[strcspn(src->partition_name, "\n")] = '\0';
+		dtl_name__clean(src->partition_name);
+	} else if (!src->lparcfg && !ops->ended) {
+		src->partition_name[0] = '\0';
+	}
 	return src;
 }
 
@@ -189,6 +199,11 @@ bool dtl_source__counts_lost(const struct dtl_source *src)
 unsigned int dtl_source__core_threads(const struct dtl_source *src)
 {
 	return src->core_threads;
+}
+
+const char *dtl_source__partition_name(const struct dtl_source *src)
+{
+	return src->partition_name[0] ? src->partition_name : NULL;
 }
 
 const char *dtl_source__host(const struct dtl_source *src)

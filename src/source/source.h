@@ -120,6 +120,8 @@ int dtl_source__reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t
 bool dtl_source__counts_lost(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */
 unsigned int dtl_source__core_threads(const struct dtl_source *src);
+/* The partition's name (the HMC's), from the device tree or a recording; NULL unknown. */
+const char *dtl_source__partition_name(const struct dtl_source *src);
 /* The host a recording was made on, or NULL for this one. */
 const char *dtl_source__host(const struct dtl_source *src);
 /* Something to say at start (auto fell back to another backend), or NULL. */

@@ -28,7 +28,7 @@ static void clock_text(const struct dtl_model *m, char *buf, size_t len)
 	strftime(buf, len, m->recorded ? "%H:%M:%S UTC (recorded)" : "%H:%M:%S %Z", &tm);
 }
 
-#define HEADER_MAX 9
+#define HEADER_MAX 10
 
 /*
  * The header's lines, each with its rank: 0 always shown, higher ranks give
@@ -149,6 +149,9 @@ static int header_lines(const struct dtl_tui *t, const struct dtl_model *m, stru
 	out[n].rank = 2, out[n++].attr = 0;
 	if (dtl_model__lpar(m, out[n].text, sizeof(out[n].text)))
 		out[n].rank = 3, out[n++].attr = 0;
+	/* which partition of which pool and frame: a fleet's admin has many windows open */
+	if (dtl_model__identity(m, out[n].text, sizeof(out[n].text)))
+		out[n].rank = 4, out[n++].attr = 0;
 	dtl_judge__summary(m->table, out[n].text, sizeof(out[n].text));
 	out[n].rank = 5, out[n++].attr = 0;
 	if (m->table->n > 1) {

@@ -21,6 +21,29 @@ static void tag(FILE *f, const char *s)
 	}
 }
 
+/* Which partition, pool and frame, where lparcfg and the device tree say: a fleet groups by them. */
+static void identity_tags(FILE *f, const struct dtl_model *m)
+{
+	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+
+	if (l && l->have_partition_id)
+		fprintf(f, ",partition_id=%u", l->partition_id);
+	if (m->partition_name && m->partition_name[0]) {
+		fputs(",partition_name=", f);
+		tag(f, m->partition_name);
+	}
+	if (l && l->have_pool_id)
+		fprintf(f, ",pool_id=%u", l->pool_id);
+	if (l && l->serial[0]) {
+		fputs(",frame_serial=", f);
+		tag(f, l->serial);
+	}
+	if (l && l->system_type[0]) {
+		fputs(",frame_type=", f);
+		tag(f, l->system_type);
+	}
+}
+
 static void influx_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r)
 {
 	size_t n;
@@ -30,6 +53,7 @@ static void influx_row(FILE *f, const struct dtl_model *m, const struct dtl_row 
 
 	fputs("dtl,host=", f);
 	tag(f, m->host && m->host[0] ? m->host : "unknown");
+	identity_tags(f, m);
 	snprintf(id, sizeof(id), "%d", r->cpu);
 	fprintf(f, ",%s=", dtl_table__id_name(m->table));	/* cpu, vp, task or cgroup */
 	tag(f, dtl_row__label(r) ? dtl_row__label(r) : id);

@@ -55,6 +55,29 @@ static void json_where(FILE *f, const struct dtl_model *m, const struct dtl_row 
 	fprintf(f, "],\"other\":%" PRIu64 ",\"not_kept\":%" PRIu64 "}", w.other, w.unkept);
 }
 
+/* The partition's row says which partition, pool and frame: absent keys, never made up. */
+static void json_identity(FILE *f, const struct dtl_model *m)
+{
+	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+
+	if (l && l->have_partition_id)
+		fprintf(f, ",\"partition_id\":%u", l->partition_id);
+	if (m->partition_name && m->partition_name[0]) {
+		fputs(",\"partition_name\":", f);
+		json_string(f, m->partition_name);
+	}
+	if (l && l->have_pool_id)
+		fprintf(f, ",\"pool_id\":%u", l->pool_id);
+	if (l && l->serial[0]) {
+		fputs(",\"frame_serial\":", f);
+		json_string(f, l->serial);
+	}
+	if (l && l->system_type[0]) {
+		fputs(",\"frame_type\":", f);
+		json_string(f, l->system_type);
+	}
+}
+
 static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r, const char *ts)
 {
 	size_t n;
@@ -85,6 +108,7 @@ static void json_row(FILE *f, const struct dtl_model *m, const struct dtl_row *r
 		dtl_model__verdict(m, &v);
 		fprintf(f, ",\"verdict\":\"%s\",\"why\":", dtl_verdict__name(v.kind));
 		json_string(f, v.text);
+		json_identity(f, m);
 	}
 	fputs("}\n", f);
 }

@@ -111,6 +111,43 @@ static void source_info(FILE *f, bool om, const struct dtl_model *m)
 	fprintf(f, "dtl_intervals_total %llu\n", (unsigned long long)m->intervals);
 }
 
+/*
+ * Which partition, pool and frame, as labels of one series: Grafana groups
+ * the fleet's LPARs by pool and frame from it (a join on instance). Labels
+ * lparcfg and the device tree do not give are left out, never made up.
+ */
+static void lpar_info(FILE *f, bool om, const struct dtl_model *m)
+{
+	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+	const char *sep = "";
+
+	if (!l && !(m->partition_name && m->partition_name[0]))
+		return;
+	family(f, om, "dtl_lpar", INFO, NULL,
+	       "The partition, its shared pool and its frame, as lparcfg and the device tree say.");
+	fputs("dtl_lpar_info{", f);
+	if (l && l->have_partition_id)
+		fprintf(f, "partition_id=\"%u\"", l->partition_id), sep = ",";
+	if (m->partition_name && m->partition_name[0]) {
+		fprintf(f, "%spartition_name=\"", sep), sep = ",";
+		label(f, m->partition_name);
+		fputc('"', f);
+	}
+	if (l && l->have_pool_id)
+		fprintf(f, "%spool_id=\"%u\"", sep, l->pool_id), sep = ",";
+	if (l && l->serial[0]) {
+		fprintf(f, "%sframe_serial=\"", sep), sep = ",";
+		label(f, l->serial);
+		fputc('"', f);
+	}
+	if (l && l->system_type[0]) {
+		fprintf(f, "%sframe_type=\"", sep);
+		label(f, l->system_type);
+		fputc('"', f);
+	}
+	fputs("} 1\n", f);
+}
+
 static void cpu_info(FILE *f, bool om, const struct dtl_model *m)
 {
 	unsigned int n = dtl_stats__nr_cpus(m->stats);
@@ -464,6 +501,7 @@ int dtl_metrics__families(FILE *f, const struct dtl_model *m, bool om)
 	if (!m->stats || collect(m, &rs))
 		return -1;
 	source_info(f, om, m);
+	lpar_info(f, om, m);
 	cpu_info(f, om, m);
 	if (rs.dtl) {	/* only counters (--source=vpa): no reasons, phases or latency */
 		reasons(f, om, &rs);

@@ -86,6 +86,27 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len)
 	return 1;
 }
 
+int dtl_model__identity(const struct dtl_model *m, char *buf, size_t len)
+{
+	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+	char who[96] = "", id[24] = "", pool[24] = "", frame[112] = "";
+
+	if (m->partition_name && m->partition_name[0])
+		snprintf(who, sizeof(who), " %s", m->partition_name);
+	if (l && l->have_partition_id)
+		snprintf(id, sizeof(id), who[0] ? " (id %u)" : " id %u", l->partition_id);
+	if (l && l->have_pool_id)
+		snprintf(pool, sizeof(pool), "%s pool %u", who[0] || id[0] ? "," : "", l->pool_id);
+	if (l && (l->system_type[0] || l->serial[0]))
+		snprintf(frame, sizeof(frame), "%s frame %s%s%s", pool[0] ? " of" :
+			 who[0] || id[0] ? ", on" : "", l->system_type,
+			 l->system_type[0] && l->serial[0] ? " " : "", l->serial);
+	if (!who[0] && !id[0] && !pool[0] && !frame[0])
+		return 0;
+	snprintf(buf, len, "partition%s%s%s%s", who, id, pool, frame);
+	return 1;
+}
+
 void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v)
 {
 	dtl_verdict__judge(m->lparcfg, m->lpar, &m->table->all, v);

@@ -43,6 +43,7 @@ struct dtl_model {
 	const char *rec_rate;		/* "-w 1.2 MB/s (4.3 GB/h), 36 MB", or "" */
 	const char *root;		/* stands in for "/" (--root): where /proc/kallsyms is */
 	struct dtl_syms *syms;		/* the kernel's symbols, read at the first dtl_syms__get() */
+	const char *partition_name;	/* the device tree's (or a recording's), or NULL */
 };
 
 /* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */
@@ -60,6 +61,12 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
  * counters, in words; past 1 % "(DTL and VPA disagree)"; 0 where the VPA
  * was not read.
  */
+/*
+ * "partition lpar7 (id 7), pool 2 of frame IBM,9080-HEX IBM,0221E1234":
+ * which partition, in which pool of which frame, as far as lparcfg and the
+ * device tree say; 0 where they say nothing of it.
+ */
+int dtl_model__identity(const struct dtl_model *m, char *buf, size_t len);
 /* What limits the partition, in words (verdict.h); on every view. */
 void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v);
 int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len);

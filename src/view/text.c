@@ -103,6 +103,8 @@ static void text_interval(FILE *f, const struct dtl_model *m)
 	len = (int)strlen(title);
 	if (dtl_model__lpar(m, lpar, sizeof(lpar)))
 		len += snprintf(title + len, sizeof(title) - (size_t)len, "\n%s", lpar);
+	if (dtl_model__identity(m, lpar, sizeof(lpar)) && len < (int)sizeof(title))
+		len += snprintf(title + len, sizeof(title) - (size_t)len, "\n%s", lpar);
 	dtl_model__verdict(m, &v);
 	snprintf(title + len, sizeof(title) - (size_t)len, "\nwhy: %s", v.text);
 	dtl_text__table(f, m->table, title);

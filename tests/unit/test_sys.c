@@ -95,3 +95,34 @@ TEST(path_joins_root_without_doubling_slashes)
 	CHECK_STR(buf, "/tmp/r/proc/cpuinfo");
 	CHECK_EQ(dtl_sys__path(buf, 8, "/tmp/r", "proc/cpuinfo"), -1);
 }
+
+/*
+ * Who and where: lparcfg's first lines, as the kernel prints them from the
+ * device tree. Absent, empty or out-of-range keys stay absent; a string is
+ * cleaned of what a terminal or a label must not get, and kept otherwise.
+ */
+TEST(lparcfg_gives_partition_pool_and_frame)
+{
+	struct dtl_lparcfg c;
+
+	dtl_sys__parse_lparcfg("lparcfg 1.9\nserial_number=IBM,0221E1234\nsystem_type=IBM,9080-HEX\n"
+			       "partition_id=7\npool=2\npool_capacity=1600\n", &c);
+	CHECK_STR(c.serial, "IBM,0221E1234");
+	CHECK_STR(c.system_type, "IBM,9080-HEX");
+	CHECK(c.have_partition_id);
+	CHECK_EQ(c.partition_id, 7);
+	CHECK(c.have_pool_id);
+	CHECK_EQ(c.pool_id, 2);
+	CHECK(c.have_pool);	/* pool_capacity is not the pool's number */
+	/* what lparcfg prints with no device-tree property: none of them known */
+	dtl_sys__parse_lparcfg("serial_number=\nsystem_type=\npartition_id=0\n", &c);
+	CHECK_STR(c.serial, "");
+	CHECK_STR(c.system_type, "");
+	CHECK(!c.have_partition_id && !c.have_pool_id);
+	/* a huge id, a signed one, and a serial with an escape and a quote */
+	dtl_sys__parse_lparcfg("partition_id=99999999999\npool=-1\n"
+			       "serial_number=IBM,\"02\x1b[31m\n", &c);
+	CHECK(!c.have_partition_id && !c.have_pool_id);
+	CHECK(!strchr(c.serial, '\x1b'));
+	CHECK(strchr(c.serial, '"') != NULL);	/* kept: every output escapes it its way */
+}

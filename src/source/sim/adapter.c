@@ -50,22 +50,24 @@ static void sim_lparcfg(struct dtl_source *src, struct sim *s)
 	if (s->p.dedicated) {
 		/* what pseries' lparcfg.c writes without SPLPAR: no pool, no weight */
 		snprintf(s->lparcfg, sizeof(s->lparcfg),
-			 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
+			 "lparcfg 1.9\nserial_number=%s\nsystem_type=IBM,9080-SIM\npartition_id=%u\n"
 			 "DedDonMode=%d\npartition_entitled_capacity=%u\ncapped=0\ndispatches=%" PRIu64
 			 "\npurr=%" PRIu64 "\npartition_active_processors=%u\n"
 			 "partition_potential_processors=%u\nshared_processor_mode=0\ntbr=%" PRIu64
-			 "\n", s->p.donating, s->p.vps * 100, 2 * cycles, s->lp_purr, s->p.vps,
+			 "\n", s->p.serial, s->p.lpar_id, s->p.donating, s->p.vps * 100, 2 * cycles,
+			 s->lp_purr, s->p.vps,
 			 s->p.vps, tb);
 		src->lparcfg = s->lparcfg;
 		return;
 	}
 	snprintf(s->lparcfg, sizeof(s->lparcfg),
-		 "lparcfg 1.9\nserial_number=SIM\nsystem_type=IBM,9080-SIM\npartition_id=1\n"
-		 "partition_entitled_capacity=%u\npool=0\npool_capacity=%u\nunallocated_capacity_weight=0\n"
+		 "lparcfg 1.9\nserial_number=%s\nsystem_type=IBM,9080-SIM\npartition_id=%u\n"
+		 "partition_entitled_capacity=%u\npool=%u\npool_capacity=%u\nunallocated_capacity_weight=0\n"
 		 "capacity_weight=%u\ncapped=%d\ndispatches=%" PRIu64 "\npurr=%" PRIu64 "\n"
 		 "partition_active_processors=%u\npartition_potential_processors=%u\n"
 		 "shared_processor_mode=1\ntbr=%" PRIu64 "\npool_idle_time=%" PRIu64 "\n"
-		 "pool_num_procs=%u\n", (unsigned int)(s->p.ent * 100 + 0.5), s->p.pool * 100,
+		 "pool_num_procs=%u\n", s->p.serial, s->p.lpar_id,
+		 (unsigned int)(s->p.ent * 100 + 0.5), s->p.pool_id, s->p.pool * 100,
 		 s->p.weight, s->p.capped, 2 * cycles, s->lp_purr, s->p.vps, s->p.vps, tb,
 		 s->lp_pool_idle, s->p.pool);
 	src->lparcfg = s->lparcfg;
@@ -140,6 +142,7 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	sim_lparcfg(src, s);	/* at start, so the first interval has figures */
 	if (s->p.ntasks)
 		src->kallsyms = sim_kallsyms;
+	snprintf(src->partition_name, sizeof(src->partition_name), "%s", s->p.name);
 	return 0;
 fail:
 	free(s->truth);

@@ -28,6 +28,10 @@ static int parse_tasks(const char *v, size_t n, struct dtl_sim_params *p, char *
 		       size_t errlen);
 static int parse_load(const char *v, size_t n, struct dtl_sim_params *p, char *err,
 		      size_t errlen);
+static int parse_serial(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+			size_t errlen);
+static int parse_name(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		      size_t errlen);
 
 static const char *const clocks[] = { "wall", "virtual", NULL };
 static const char *const yesno[] = { "0", "1", NULL };
@@ -81,6 +85,14 @@ static const struct simkey {
 	  "wall, or virtual: no sleeping, simulated time stamps", NULL },
 	{ "tasks", 0, 0, 0, false, NULL, "the guest's workloads, '+' between them, each "
 	  "NAME[:WEIGHT][:CGROUP][:cpuN] (see below)", parse_tasks },
+	{ "lpar_id", offsetof(struct dtl_sim_params, lpar_id), 1, 65535, true, NULL,
+	  "the partition's id, lparcfg's partition_id (default 1)", NULL },
+	{ "pool_id", offsetof(struct dtl_sim_params, pool_id), 0, 65535, true, NULL,
+	  "the shared pool's number, lparcfg's pool (default 0)", NULL },
+	{ "serial", 0, 0, 0, false, NULL, "the frame's serial_number, letters, digits and .-_ "
+	  "(default SIM)", parse_serial },
+	{ "name", 0, 0, 0, false, NULL, "the partition's name (ibm,partition-name), letters, "
+	  "digits and .-_ (default none)", parse_name },
 };
 
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
@@ -145,7 +157,7 @@ static int set_key(const char *s, size_t n, struct dtl_sim_params *p, unsigned i
 		   char *err, size_t errlen)
 {
 	size_t kl = strcspn(s, "=,"), i;
-	char buf[64], *end, names[128];
+	char buf[64], *end, names[256];
 	double v;
 
 	for (i = 0; i < NR_KEYS; i++)
@@ -187,6 +199,35 @@ static int set_key(const char *s, size_t n, struct dtl_sim_params *p, unsigned i
 	else
 		*(double *)(void *)((char *)p + keys[i].off) = v;
 	return 0;
+}
+
+/* v (n bytes) into buf: 1 to len - 1 of letters, digits and the characters of ok. */
+static int word(const char *key, const char *v, size_t n, const char *ok, char *buf, size_t len,
+		char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr(ok, v[i]))
+			n = 0;
+	if (!n || n >= len) {
+		snprintf(err, errlen, "bad --sim value '%s=%.*s' (1 to %zu letters, digits or %s)",
+			 key, (int)(n ? n : strcspn(v, ",")), v, len - 1, ok);
+		return -1;
+	}
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+static int parse_serial(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+			size_t errlen)
+{
+	return word("serial", v, n, ".-_", p->serial, sizeof(p->serial), err, errlen);
+}
+
+static int parse_name(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		      size_t errlen)
+{
+	return word("name", v, n, ".-_", p->name, sizeof(p->name), err, errlen);
 }
 
 /* load=: one number, or LOAD@HH:MM points, '+' between them, in time order. */
@@ -364,6 +405,8 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 	p->poll_ms = 10;
 	p->smt = 8;
 	p->weight = 128;
+	p->lpar_id = 1;
+	snprintf(p->serial, sizeof(p->serial), "SIM");
 	while (s && *s) {
 		size_t n = strcspn(s, ",");
 

@@ -93,6 +93,8 @@ static void keep_facts(struct rp *r, const struct dtl_model *m)
 	snprintf(r->host, sizeof(r->host), "%s", m->host ? m->host : "");
 	snprintf(r->source, sizeof(r->source), "%s", m->source ? m->source : "");
 	detail_of(r->detail, sizeof(r->detail), m->detail ? m->detail : "");
+	if (!dtl_model__identity(m, r->identity, sizeof(r->identity)))
+		r->identity[0] = '\0';
 	r->nr_vcpus = m->nr_vcpus;
 	r->nr_vps = m->nr_vps;
 	r->smt = m->smt;

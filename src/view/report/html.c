@@ -92,6 +92,10 @@ static void facts(FILE *f, const struct rp *r)
 	rp_esc(f, r->source);
 	fputc(' ', f);
 	rp_esc(f, r->detail);
+	if (r->identity[0]) {
+		fputs("</td></tr>\n<tr><td>Which partition</td><td>", f);
+		rp_esc(f, r->identity + strlen("partition "));
+	}
 	fprintf(f, "</td></tr>\n<tr><td>Event mask</td><td>%s", mask);
 	if (r->mask != r->mask_any) {
 		size_t wide = 0;

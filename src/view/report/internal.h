@@ -51,6 +51,7 @@ struct rp {
 	double interval_s;
 	/* facts of the span */
 	char host[256], source[64], detail[256];
+	char identity[256];		/* which partition, pool and frame; "" unknown */
 	unsigned int mask;		/* traced throughout */
 	unsigned int mask_any;		/* traced in some interval */
 	unsigned int *imask;		/* each interval's: below mask_any, marked on the charts */
