@@ -110,6 +110,14 @@ mkdir -p "$idroot/proc/device-tree" && printf 'db "prod"\0' >"$idroot/proc/devic
 	ok || fail "a replay's identity: $("$DTLTOP" -r "$tmp/id.dtl" -b --format prom 2>&1 | grep lpar_info)"
 grep -qF '<tr><td>Which partition</td><td>web-1 (id 12), pool 3 of frame IBM,9080-SIM F1</td></tr>' "$tmp/id.html" &&
 	ok || fail "the report does not say which partition"
+# the p99 the alerts read is the one the CSV (and the screen) shows, not a bucket's interpolation
+p99p=$("$DTLTOP" --sim=vcpus=4,clock=virtual -b -n 1 --format prom 2>/dev/null |
+	awk '$1 == "dtl_dispatch_wait_p99_seconds" { printf "%.2f", $2 * 1e6 }')
+p99c=$("$DTLTOP" --sim=vcpus=4,clock=virtual -b -n 1 --csv 2>/dev/null |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $3 == "all" { print $c["lat_p99_us"] }')
+[ -n "$p99p" ] && [ "$p99p" = "$p99c" ] && ok || fail "dtl_dispatch_wait_p99_seconds ($p99p us) is not the CSV's p99 ($p99c us)"
+"$DTLTOP" --sim=vcpus=1,clock=virtual,load=0.01 -b -n 1 -d 0.05 --format prom 2>/dev/null |
+	grep -q '^dtl_dispatch_wait_p99_seconds' && fail "a p99 of too few dispatches exported" || ok
 out=$("$DTLTOP" --sim=name='a"b' -b -n 1 2>&1); rc=$?
 [ $rc -ne 0 ] && grep -q "bad --sim value 'name=a\"b'" <<<"$out" && ok || fail "--sim name with a quote: rc $rc: $out"
 # figures lparcfg does not give in range read as unknown, never 0 or 2^64 / 100

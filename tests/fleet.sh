@@ -35,7 +35,7 @@ p99=$(judge lat_p99_us)
 warn=$(awk -v p="${p99%,*}" 'BEGIN { printf "%.3f", p / 1e6 }')
 crit=$(awk -v p="${p99#*,}" 'BEGIN { printf "%.3f", p / 1e6 }')
 for want in "lpar_entitlement_used_ratio >= $entc" "lpar_pool_idle_processors < $pool \* lpar_pool_processors" \
-	"ratio_rate1m >= $wait" "rate5m > $warn" "rate5m > $crit"; do
+	"ratio_rate1m >= $wait" "dtl_dispatch_wait_p99_seconds > $warn" "dtl_dispatch_wait_p99_seconds > $crit"; do
 	grep -q "$want" "$RULES" && ok || fail "the rules lack '$want' (dtltop's own threshold)"
 done
 [ "$warn" = 0.005 ] && [ "$crit" = 0.010 ] && [ "$entc" = 0.95 ] && ok ||
