@@ -125,4 +125,10 @@ TEST(lparcfg_gives_partition_pool_and_frame)
 	CHECK(!c.have_partition_id && !c.have_pool_id);
 	CHECK(!strchr(c.serial, '\x1b'));
 	CHECK(strchr(c.serial, '"') != NULL);	/* kept: every output escapes it its way */
+	/* the bounds themselves: 65535 is an id, 65536 is not */
+	dtl_sys__parse_lparcfg("partition_id=65535\npool=65535\n", &c);
+	CHECK(c.have_partition_id && c.have_pool_id);
+	CHECK_EQ(c.pool_id, 65535);
+	dtl_sys__parse_lparcfg("partition_id=65536\npool=65536\n", &c);
+	CHECK(!c.have_partition_id && !c.have_pool_id);
 }
