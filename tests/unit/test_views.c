@@ -351,3 +351,32 @@ TEST(json_escapes_every_control_character)
 		CHECK((unsigned char)*p >= 0x20 || *p == '\n');
 	free(buf);
 }
+
+#include "view/model.h"
+
+/* Which partition, in words: each part only where it is known, joined so it reads. */
+TEST(model_identity_says_only_what_is_known)
+{
+	struct dtl_lparcfg l = { .present = true };
+	struct dtl_model m = { .lparcfg = &l };
+	char buf[160];
+
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 0);
+	snprintf(l.serial, sizeof(l.serial), "IBM,02X");
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "partition frame IBM,02X");	/* a serial alone is still a frame */
+	l.have_partition_id = true, l.partition_id = 7;
+	snprintf(l.system_type, sizeof(l.system_type), "IBM,9080-HEX");
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "partition id 7, on frame IBM,9080-HEX IBM,02X");
+	m.partition_name = "db1";
+	l.have_pool_id = true, l.pool_id = 0;	/* the default pool is a pool */
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "partition db1 (id 7), pool 0 of frame IBM,9080-HEX IBM,02X");
+	l.serial[0] = '\0';
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "partition db1 (id 7), pool 0 of frame IBM,9080-HEX");
+	m.lparcfg = NULL;
+	CHECK_EQ(dtl_model__identity(&m, buf, sizeof(buf)), 1);
+	CHECK_STR(buf, "partition db1");
+}
