@@ -236,6 +236,16 @@ TEST(report_clock_ticks_are_round_times_and_dates_at_midnight)
 	CHECK_STR(l[0], "22:00");
 	CHECK_STR(l[1], "Dec 07");
 	CHECK_STR(l[3], "04:00");
+	/* 12 h: every 3 h; 2 days: every 12 h, the days named at midnight */
+	n = dtl_scale__clock_ticks(day, day + 12 * 3600, 6, t, l);
+	CHECK_EQ(n, 5);
+	CHECK_STR(l[1], "03:00");
+	CHECK_NEAR(t[1], day + 10800, 1e-9);
+	n = dtl_scale__clock_ticks(day + 3600, day + 49 * 3600, 6, t, l);
+	CHECK_EQ(n, 4);
+	CHECK_STR(l[0], "12:00");
+	CHECK_NEAR(t[0], day + 43200, 1e-9);
+	CHECK_STR(l[1], "Dec 08");
 	/* no span, no room: no tick */
 	CHECK_EQ(dtl_scale__clock_ticks(day, day, 6, t, l), 0);
 	CHECK_EQ(dtl_scale__clock_ticks(day, day + 60, 1, t, l), 0);
