@@ -587,3 +587,21 @@ TEST(where_sums_functions_past_the_top_in_other)
 	CHECK_EQ(dtl_tasks__take_pcs(t, fresh, 4), 0);
 	dtl_tasks__delete(t);
 }
+
+/* Two switches at one instant (a task that ran for less than a tick): the later one runs on. */
+TEST(tasks_switches_at_one_instant_keep_their_order)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_row row;
+
+	sw(t, 0, 100, 5, "first", "/a");
+	sw(t, 0, 100, 6, "second", "/a");
+	put(e, 1000, 4, 10, 0, 0, 0xc0000000000aaaa0ull, 0);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "second[6]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.dispatches, 1);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "first[5]", &row, DTL_SPAN_INTERVAL) < 0 || row.dispatches == 0);
+	dtl_tasks__delete(t);
+}
