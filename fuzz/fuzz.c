@@ -307,6 +307,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(!c.have_pool || (c.pool_capacity > 0 &&
 				c.pool_capacity <= DTL_LPARCFG_MAX_UNITS / 100));
 	assert(!c.have_vps || c.active_vps > 0);
+	/* an identity is in range or absent, and its strings are clean and ended */
+	assert(!c.have_partition_id || (c.partition_id > 0 && c.partition_id < 65536));
+	assert(!c.have_pool_id || c.pool_id < 65536);
+	assert(strlen(c.serial) < sizeof(c.serial) && dtl_name__is_clean(c.serial));
+	assert(strlen(c.system_type) < sizeof(c.system_type) && dtl_name__is_clean(c.system_type));
 	(void)dtl_sys__parse_timebase(str);
 	free(str);
 #elif defined(FUZZ_KALLSYMS)
