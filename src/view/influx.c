@@ -24,23 +24,12 @@ static void tag(FILE *f, const char *s)
 /* Which partition, pool and frame, where lparcfg and the device tree say: a fleet groups by them. */
 static void identity_tags(FILE *f, const struct dtl_model *m)
 {
-	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+	struct dtl_model_field id[DTL_MODEL_FIELDS];
+	size_t n = dtl_model__identity_fields(m, id);
 
-	if (l && l->have_partition_id)
-		fprintf(f, ",partition_id=%u", l->partition_id);
-	if (m->partition_name && m->partition_name[0]) {
-		fputs(",partition_name=", f);
-		tag(f, m->partition_name);
-	}
-	if (l && l->have_pool_id)
-		fprintf(f, ",pool_id=%u", l->pool_id);
-	if (l && l->serial[0]) {
-		fputs(",frame_serial=", f);
-		tag(f, l->serial);
-	}
-	if (l && l->system_type[0]) {
-		fputs(",frame_type=", f);
-		tag(f, l->system_type);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, ",%s=", id[i].key);
+		tag(f, id[i].value);
 	}
 }
 

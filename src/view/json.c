@@ -58,23 +58,15 @@ static void json_where(FILE *f, const struct dtl_model *m, const struct dtl_row 
 /* The partition's row says which partition, pool and frame: absent keys, never made up. */
 static void json_identity(FILE *f, const struct dtl_model *m)
 {
-	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+	struct dtl_model_field id[DTL_MODEL_FIELDS];
+	size_t n = dtl_model__identity_fields(m, id);
 
-	if (l && l->have_partition_id)
-		fprintf(f, ",\"partition_id\":%u", l->partition_id);
-	if (m->partition_name && m->partition_name[0]) {
-		fputs(",\"partition_name\":", f);
-		json_string(f, m->partition_name);
-	}
-	if (l && l->have_pool_id)
-		fprintf(f, ",\"pool_id\":%u", l->pool_id);
-	if (l && l->serial[0]) {
-		fputs(",\"frame_serial\":", f);
-		json_string(f, l->serial);
-	}
-	if (l && l->system_type[0]) {
-		fputs(",\"frame_type\":", f);
-		json_string(f, l->system_type);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, ",\"%s\":", id[i].key);
+		if (id[i].number)
+			fputs(id[i].value, f);
+		else
+			json_string(f, id[i].value);
 	}
 }
 

@@ -119,31 +119,17 @@ static void source_info(FILE *f, bool om, const struct dtl_model *m)
  */
 static void lpar_info(FILE *f, bool om, const struct dtl_model *m)
 {
-	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
-	const char *sep = "";
+	struct dtl_model_field id[DTL_MODEL_FIELDS];
+	size_t n = dtl_model__identity_fields(m, id);
 
-	if (!l && !(m->partition_name && m->partition_name[0]))
+	if (!(m->lparcfg && m->lparcfg->present) && !n)
 		return;
 	family(f, om, "dtl_lpar", INFO, NULL,
 	       "The partition, its shared pool and its frame, as lparcfg and the device tree say.");
 	fputs("dtl_lpar_info{", f);
-	if (l && l->have_partition_id)
-		fprintf(f, "partition_id=\"%u\"", l->partition_id), sep = ",";
-	if (m->partition_name && m->partition_name[0]) {
-		fprintf(f, "%spartition_name=\"", sep), sep = ",";
-		label(f, m->partition_name);
-		fputc('"', f);
-	}
-	if (l && l->have_pool_id)
-		fprintf(f, "%spool_id=\"%u\"", sep, l->pool_id), sep = ",";
-	if (l && l->serial[0]) {
-		fprintf(f, "%sframe_serial=\"", sep), sep = ",";
-		label(f, l->serial);
-		fputc('"', f);
-	}
-	if (l && l->system_type[0]) {
-		fprintf(f, "%sframe_type=\"", sep);
-		label(f, l->system_type);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s%s=\"", i ? "," : "", id[i].key);
+		label(f, id[i].value);
 		fputc('"', f);
 	}
 	fputs("} 1\n", f);

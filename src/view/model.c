@@ -4,6 +4,7 @@
  */
 #include "model.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "../dtl/dtl.h"
@@ -105,6 +106,39 @@ int dtl_model__identity(const struct dtl_model *m, char *buf, size_t len)
 		return 0;
 	snprintf(buf, len, "partition%s%s%s%s", who, id, pool, frame);
 	return 1;
+}
+
+__attribute__((format(printf, 5, 6)))
+static void field(struct dtl_model_field *out, size_t *n, const char *key, bool number,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	out[*n].key = key;
+	out[*n].number = number;
+	va_start(ap, fmt);
+	vsnprintf(out[*n].value, sizeof(out[*n].value), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+size_t dtl_model__identity_fields(const struct dtl_model *m,
+				  struct dtl_model_field out[DTL_MODEL_FIELDS])
+{
+	const struct dtl_lparcfg *l = m->lparcfg && m->lparcfg->present ? m->lparcfg : NULL;
+	size_t n = 0;
+
+	if (l && l->have_partition_id)
+		field(out, &n, "partition_id", true, "%u", l->partition_id);
+	if (m->partition_name && m->partition_name[0])
+		field(out, &n, "partition_name", false, "%s", m->partition_name);
+	if (l && l->have_pool_id)
+		field(out, &n, "pool_id", true, "%u", l->pool_id);
+	if (l && l->serial[0])
+		field(out, &n, "frame_serial", false, "%s", l->serial);
+	if (l && l->system_type[0])
+		field(out, &n, "frame_type", false, "%s", l->system_type);
+	return n;
 }
 
 void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v)

@@ -67,6 +67,18 @@ int dtl_model__lpar(const struct dtl_model *m, char *buf, size_t len);
  * device tree say; 0 where they say nothing of it.
  */
 int dtl_model__identity(const struct dtl_model *m, char *buf, size_t len);
+/*
+ * The same as named fields, for the formats that key them (labels, JSON,
+ * tags): only those known, in one order; the count.
+ */
+struct dtl_model_field {
+	const char *key;	/* partition_id, partition_name, pool_id, frame_serial, frame_type */
+	char value[64];
+	bool number;
+};
+#define DTL_MODEL_FIELDS 5
+size_t dtl_model__identity_fields(const struct dtl_model *m,
+				  struct dtl_model_field out[DTL_MODEL_FIELDS]);
 /* What limits the partition, in words (verdict.h); on every view. */
 void dtl_model__verdict(const struct dtl_model *m, struct dtl_verdict *v);
 int dtl_model__witness(const struct dtl_row *r, char *buf, size_t len);
