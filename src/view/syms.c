@@ -12,6 +12,7 @@
 
 struct dtl_syms {
 	const char *text, *none, *root;
+	size_t len;		/* the text's, measured once an interval, not at each row's ask */
 	size_t parsed;		/* the text's length when parsed */
 	bool tried;
 	struct dtl_ksyms *k;
@@ -34,13 +35,14 @@ void dtl_syms__delete(struct dtl_syms *s)
 void dtl_syms__from(struct dtl_syms *s, const char *text, const char *none, const char *root)
 {
 	s->text = text;
+	s->len = text ? strlen(text) : 0;
 	s->none = none;
 	s->root = root;
 }
 
 const struct dtl_ksyms *dtl_syms__get(struct dtl_syms *s, const char **why)
 {
-	size_t len = s->text ? strlen(s->text) : 0;
+	size_t len = s->len;
 
 	if (s->text && s->tried && len != s->parsed) {
 		dtl_ksyms__free(s->k);
