@@ -26,6 +26,18 @@ void dtl_csv__header(FILE *f)
 	dtl_csv__header_of(f, NULL);
 }
 
+void dtl_csv__cell(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++)
+		fputs(*s == '"' ? "\"\"" : (char[2]){ *s, 0 }, f);
+	fputc('"', f);
+}
+
 static void csv_row(FILE *f, const struct dtl_row *r, const char *ts)
 {
 	size_t n;
@@ -34,15 +46,12 @@ static void csv_row(FILE *f, const struct dtl_row *r, const char *ts)
 
 	for (size_t i = 0; i < n; i++) {
 		dtl_col__csv(&c[i], r, ts, cell, sizeof(cell));
-		if (r->name && c[i].kind == DTL_COL_CPU && cell[strcspn(cell, ",\"\r\n")]) {
-			/* a task names itself: RFC 4180 quoting where it needs it */
-			fputs(i ? ",\"" : "\"", f);
-			for (const char *p = cell; *p; p++)
-				fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
-			fputc('"', f);
-			continue;
-		}
-		fprintf(f, "%s%s", i ? "," : "", cell);
+		if (i)
+			fputc(',', f);
+		if (r->name && c[i].kind == DTL_COL_CPU)
+			dtl_csv__cell(f, cell);	/* a task names itself */
+		else
+			fputs(cell, f);
 	}
 	fputc('\n', f);
 }

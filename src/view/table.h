@@ -45,6 +45,8 @@ void dtl_csv__header(FILE *f);
 /* The header for t's rows: its first column is "vp" when they are VPs. */
 void dtl_csv__header_of(FILE *f, const struct dtl_table *t);
 void dtl_csv__rows(FILE *f, const struct dtl_table *t);
+/* s as one CSV field: RFC 4180 quoting where it needs it (a task names itself). */
+void dtl_csv__cell(FILE *f, const char *s);
 /* Plain text, no escape codes: a title line, the totals, a heading, the rows. */
 void dtl_text__table(FILE *f, const struct dtl_table *t, const char *title);
 

@@ -15,26 +15,13 @@
 #include "table.h"
 #include "writer.h"
 
-/* RFC 4180: quoted where the text needs it */
-static void cell(FILE *f, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fputs(*s == '"' ? "\"\"" : (char[2]){ *s, 0 }, f);
-	fputc('"', f);
-}
-
 static void line(FILE *f, const char *ts, const struct dtl_row *r, const char *fn, uint64_t n,
 		 uint64_t all)
 {
 	fprintf(f, "%s,%s,%d,", ts, r->group == DTL_ROW_CGROUP ? "cgroup" : "task", r->cpu);
-	cell(f, r->name ? r->name : "");
+	dtl_csv__cell(f, r->name ? r->name : "");
 	fputc(',', f);
-	cell(f, fn);
+	dtl_csv__cell(f, fn);
 	fprintf(f, ",%" PRIu64 ",%.1f\n", n, 100.0 * (double)n / (double)all);
 }
 
