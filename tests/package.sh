@@ -65,8 +65,11 @@ if command -v zsh >/dev/null; then
 	for o in $("$DTLTOP" --list-options | cut -f1 | grep -oE -- '--[a-z-]+'); do
 		grep -q -- "^([^)]*)$o[=[]" <<<"$specs" || echo "no zsh spec for $o"
 	done >"$tmp/zsh.out"
-	grep -qF -- '--format=[batch output format (default text)]:text|csv|json|influx|prom|openmetrics:(text csv json influx prom openmetrics)' <<<"$specs" \
-		|| echo "zsh: --format values" >>"$tmp/zsh.out"
+	# the values the binary lists, offered as zsh's choices: a format added there must appear here
+	fmts=$("$DTLTOP" --list-options | grep -oE -- '^ *--format=[a-z|]+' | sed 's/.*=//')
+	case $fmts in *'|'*) ;; *) echo "--list-options: no --format values" >>"$tmp/zsh.out" ;; esac
+	grep -qF -- "--format=[batch output format (default text)]:$fmts:(${fmts//|/ })" <<<"$specs" \
+		|| echo "zsh: --format values are not $fmts" >>"$tmp/zsh.out"
 	[ ! -s "$tmp/zsh.out" ] && ok || fail "zsh completion: $(cat "$tmp/zsh.out")"
 fi
 
