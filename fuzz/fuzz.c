@@ -424,13 +424,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	(void)dtl_sb__tb(tail << 40, tail, size);
 #elif defined(FUZZ_SIMPARAMS)
-	char *str = cstr(data, size), err[256];
-	struct dtl_sim_params p;
+	/*
+	 * --sim's keys, or (after a blank line) a frame file's text for them:
+	 * the frame's parser without its file.
+	 */
+	const uint8_t *cut = memmem(data, size, "\n\n", 2);
+	size_t n = cut ? (size_t)(cut - data) : size;
+	char *str = cstr(data, n), err[256];
+	static struct dtl_sim_params p;
+	int r;
 
-	if (dtl_sim__parse(str, &p, err, sizeof(err)) == 0)
-		assert(p.vcpus >= 1 && p.vcpus <= DTL_MAX_CPUS && p.ent <= p.vcpus && p.pool >= 1);
+	if (cut)
+		r = dtl_sim__frame(str, "fuzz", (const char *)cut + 2, size - n - 2, &p, err,
+				   sizeof(err));
+	else if (strstr(str, "frame="))
+		r = -1, snprintf(err, sizeof(err), "not read");	/* a file the fuzzer names */
 	else
-		assert(err[0]);
+		r = dtl_sim__parse(str, &p, err, sizeof(err));
+	if (r == 0) {
+		double ents = p.ent;
+
+		assert(p.vcpus >= 1 && p.vcpus <= DTL_MAX_CPUS && p.ent <= p.vcpus && p.pool >= 1);
+		assert(p.npeers <= DTL_SIM_PEERS && (!cut || p.name[0]));
+		for (unsigned int i = 0; i < p.npeers; i++)
+			ents += p.peers[i].ent;
+		assert(p.dedicated || ents <= p.pool + 1e-6);
+	} else {
+		assert(err[0] && !strchr(err, '\n'));
+	}
 	free(str);
 #elif defined(FUZZ_VPA)
 	/*

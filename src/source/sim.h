@@ -27,6 +27,19 @@ struct dtl_sim_task {
 	int pid;
 };
 
+/*
+ * frame=: another LPAR of the same shared pool, as its line in the frame
+ * file says; what it wants, wheel by wheel, from the same figures in every
+ * simulated LPAR of the frame.
+ */
+#define DTL_SIM_PEERS 31
+struct dtl_sim_peer {
+	double ent, load;
+	unsigned int vps, smt, weight, nloads;
+	bool capped;
+	struct dtl_sim_load loads[DTL_SIM_LOADS];
+};
+
 struct dtl_sim_params {
 	unsigned int vcpus;	/* logical CPUs (threads) of our partition */
 	unsigned int vps;	/* virtual processors: vcpus / smt, rounded up */
@@ -53,12 +66,24 @@ struct dtl_sim_params {
 	unsigned int pool_id;	/* the shared pool's number (default 0, the default pool) */
 	char serial[32];	/* the frame's serial_number (default SIM) */
 	char name[64];		/* ibm,partition-name; "" none */
+	char frame[256];	/* frame=: the file naming every LPAR of the frame; "" none */
+	unsigned int npeers;	/* the other LPARs of our pool in it */
+	struct dtl_sim_peer peers[DTL_SIM_PEERS];
+	unsigned int given;	/* the keys given, bit i for the table's key i */
 	unsigned int ntasks;	/* 0: no task data (no switch stream) */
 	struct dtl_sim_task tasks[DTL_SIM_TASKS];
 };
 
 /* Fills defaults, then applies "key=value,..." (NULL or "" for defaults). */
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
+/*
+ * frame=: the --sim keys s and the frame file's text (len bytes, named path
+ * in messages): p gets the line of the LPAR s names (name=), then the keys
+ * of s over it, and the other LPARs of its pool as peers. Pure:
+ * dtl_sim__parse() reads the file and calls it.
+ */
+int dtl_sim__frame(const char *s, const char *path, const char *text, size_t len,
+		   struct dtl_sim_params *p, char *err, size_t errlen);
 /* One line per key: name, range, meaning (--sim=help). */
 void dtl_sim__keys(FILE *f);
 

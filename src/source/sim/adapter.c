@@ -121,23 +121,31 @@ static int sim_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	s->poll = (uint64_t)(s->p.poll_ms * 1e-3 * (double)s->tb_freq);
 	s->busy = (uint64_t)(s->p.busy_ms * 1e-3 * (double)s->tb_freq);
 	s->fault_per_tick = s->p.faults / (double)s->tb_freq;
-	s->seed = o->seed;
+	/* the LPARs of a frame, each its own dtltop of one --seed, live different lives */
+	s->seed = o->seed + (s->p.frame[0] ? (s->p.lpar_id - 1) * 0x9e3779b97f4a7c15ull : 0);
 	s->gtick = (uint64_t)(0.004 * (double)s->tb_freq);	/* the guest scheduler's tick */
 	s->wheel_ticks = (uint64_t)(0.010 * (double)s->tb_freq);	/* PowerVM's dispatch wheel */
 	for (unsigned int cpu = 0; cpu < s->p.vcpus; cpu++) {	/* every CPU, shown (-C) or not */
 		struct simcpu *v = &s->v[cpu];
 
-		v->rng = o->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
+		v->rng = s->seed * 0x2545f4914f6cdd1dull ^ (cpu + 1) * 0x9e3779b97f4a7c15ull;
 		v->trng = v->rng ^ 0xd1b54a32d192ed03ull;
 		v->drng = v->rng ^ 0x8bb84b93962eacc9ull;
 		v->task = v->pend_task = SIM_IDLE(s);
 	}
 	for (unsigned int vp = 0; vp < s->p.vps; vp++)
 		sim_vp_start(s, vp);
-	snprintf(src->detail, sizeof(src->detail),
-		 "vcpus=%u ent=%.2f pool=%u load=%.2f other=%.2f seed=%llu%s",
-		 s->p.vcpus, s->p.ent, s->p.pool, s->p.load, s->p.other,
-		 (unsigned long long)o->seed, s->p.virtual_clock ? " clock=virtual" : "");
+	if (s->p.frame[0])
+		snprintf(src->detail, sizeof(src->detail),
+			 "%s of a frame: vcpus=%u ent=%.2f pool=%u load=%.2f, %u other LPARs of "
+			 "the pool want %.2f seed=%llu%s", s->p.name, s->p.vcpus, s->p.ent, s->p.pool,
+			 s->p.load, s->p.npeers, s->p.other, (unsigned long long)o->seed,
+			 s->p.virtual_clock ? " clock=virtual" : "");
+	else
+		snprintf(src->detail, sizeof(src->detail),
+			 "vcpus=%u ent=%.2f pool=%u load=%.2f other=%.2f seed=%llu%s",
+			 s->p.vcpus, s->p.ent, s->p.pool, s->p.load, s->p.other,
+			 (unsigned long long)o->seed, s->p.virtual_clock ? " clock=virtual" : "");
 	src->priv = s;
 	sim_lparcfg(src, s);	/* at start, so the first interval has figures */
 	if (s->p.ntasks)

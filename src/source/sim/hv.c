@@ -73,6 +73,102 @@ void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s)
 }
 
 /*
+ * idle among claims by weight, none given past its claim, what one leaves
+ * shared again among the rest (PowerVM's uncapped weights): into got[].
+ */
+static double waterfill_n(double idle, const double *claim, const unsigned int *weight,
+			  unsigned int n, double *got)
+{
+	bool open[DTL_HV_FRAME_MAX];
+	unsigned int i, left = 0;
+
+	for (i = 0; i < n; i++) {
+		got[i] = 0;
+		open[i] = claim[i] > 0 && weight[i] > 0;
+		left += open[i];
+	}
+	while (left && idle > 1e-12) {
+		double w = 0;
+		bool full = false;
+
+		for (i = 0; i < n; i++)
+			w += open[i] ? weight[i] : 0;
+		/* those whose fair share covers their claim take it, and the rest share again */
+		for (i = 0; i < n; i++)
+			if (open[i] && claim[i] - got[i] <= idle * weight[i] / w) {
+				full = true;
+				open[i] = false;
+				left--;
+			}
+		for (i = 0; i < n && full; i++)
+			if (!open[i] && claim[i] > got[i] && weight[i] > 0) {
+				idle -= claim[i] - got[i];
+				got[i] = claim[i];
+			}
+		if (full)
+			continue;
+		for (i = 0; i < n; i++)
+			got[i] += open[i] ? idle * weight[i] / w : 0;
+		idle = 0;
+	}
+	return idle > 0 ? idle : 0;
+}
+
+void dtl_hv__frame(const struct dtl_hv_lpar *l, unsigned int n, unsigned int self, double pool,
+		   double *use, struct dtl_hv_share *s)
+{
+	double used[DTL_HV_FRAME_MAX] = { 0 }, claim[DTL_HV_FRAME_MAX] = { 0 };
+	double extra[DTL_HV_FRAME_MAX], room[DTL_HV_FRAME_MAX] = { 0 }, burst[DTL_HV_FRAME_MAX];
+	unsigned int weight[DTL_HV_FRAME_MAX] = { 0 }, i;
+	double idle = pool, total = 0, vps, e, want, ceiling, mine;
+
+	if (n > DTL_HV_FRAME_MAX)
+		n = DTL_HV_FRAME_MAX;
+	if (self >= n) {
+		*s = (struct dtl_hv_share){ .hold = DTL_HV_HOLD_POOL };
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		double w = l[i].want < l[i].vps ? l[i].want : l[i].vps;
+
+		used[i] = w < l[i].ent ? w : l[i].ent;
+		idle -= used[i];
+		weight[i] = l[i].capped ? 0 : l[i].weight;
+		claim[i] = w - used[i];
+	}
+	idle = waterfill_n(idle > 0 ? idle : 0, claim, weight, n, extra);
+	/* what no one wants on average: each uncapped LPAR may burst into it */
+	for (i = 0; i < n; i++)
+		room[i] = l[i].vps - used[i] - extra[i];
+	waterfill_n(idle, room, weight, n, burst);
+	for (i = 0; i < n; i++) {
+		if (use)
+			use[i] = used[i] + extra[i];
+		total += used[i] + extra[i];
+	}
+	vps = l[self].vps ? l[self].vps : 1;
+	e = l[self].ent / vps;
+	want = l[self].want < vps ? l[self].want : vps;
+	ceiling = used[self] + extra[self] + burst[self];
+	if (ceiling < l[self].ent)
+		ceiling = l[self].ent;	/* the entitlement is its own, wanted or not */
+	if (ceiling > vps)
+		ceiling = vps;
+	mine = ceiling - l[self].ent;
+	/* as dtl_hv__share(): a VP may use what its siblings leave of the entitlement */
+	s->budget = e + mine / vps + (want < l[self].ent ? (l[self].ent - want) * (vps - 1) / vps : 0);
+	if (s->budget > 1)
+		s->budget = 1;
+	s->ceiling = ceiling;
+	s->reserve = want / vps < e ? want / vps : e;
+	s->hold = !weight[self] ? DTL_HV_HOLD_CAP : DTL_HV_HOLD_POOL;
+	s->other_use = total - used[self] - extra[self];
+	s->busy = pool > 0 ? total / pool : 1;
+	if (s->busy > 1)
+		s->busy = 1;
+}
+
+/*
  * A VP dispatched while processors are free waits microseconds; as the pool
  * fills it waits for one to come free, up to a good part of a millisecond
  * (its entitlement is still served within the wheel).

@@ -39,6 +39,31 @@ struct dtl_hv_share {
  */
 void dtl_hv__share(const struct dtl_hv_pool *p, struct dtl_hv_share *s);
 
+/*
+ * A frame's pool, each LPAR of it described (frame=): every simulated LPAR
+ * of the pool works the same division from the same figures, so what they
+ * take adds up to at most the pool without their talking to each other.
+ */
+struct dtl_hv_lpar {
+	double ent;		/* entitled capacity */
+	double want;		/* what its VPs want on average (at most vps) */
+	unsigned int vps;
+	unsigned int weight;	/* 0-255; 0: never above the entitlement */
+	bool capped;
+};
+
+#define DTL_HV_FRAME_MAX 32	/* LPARs of one frame file */
+
+/*
+ * One wheel of a pool of n LPARs: each one's expected use (use[i], summing
+ * to at most pool) and, into s, lpars[self]'s share. Each LPAR first gets
+ * its entitlement as far as it wants it; the idle rest goes to the uncapped
+ * by weight, each up to what it wants; what is still idle then is room to
+ * burst, by weight, up to the VPs. use may be NULL.
+ */
+void dtl_hv__frame(const struct dtl_hv_lpar *lpars, unsigned int n, unsigned int self,
+		   double pool, double *use, struct dtl_hv_share *s);
+
 /* The mean wait for a physical processor at a dispatch, in seconds, at busy share b. */
 double dtl_hv__latency_s(double busy);
 

@@ -121,6 +121,12 @@ uint64_t sim_rnd_exp(uint64_t *s, double mean);
 
 /* params.c: the load wanted at simulated time t (ticks since SIM_TB0): load=, or its schedule. */
 double sim_load_at(const struct sim *s, uint64_t t);
+double sim_schedule_at(const struct dtl_sim_load *pt, unsigned int n, double load, double t_s);
+/* The keys of s over the defaults, checked, frame= not read (dtl_sim__parse() reads it). */
+int sim_params_parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
+bool sim_params_given(const struct dtl_sim_params *p, const char *key);
+/* frame.c: p's frame= file read, and dtl_sim__frame() on its text. */
+int sim_frame_read(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
 
 /* vp.c: run VP vp's threads together up to end. */
 void sim_vp_run(struct sim *s, unsigned int vp, uint64_t end);

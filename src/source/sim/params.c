@@ -32,6 +32,8 @@ static int parse_serial(const char *v, size_t n, struct dtl_sim_params *p, char 
 			size_t errlen);
 static int parse_name(const char *v, size_t n, struct dtl_sim_params *p, char *err,
 		      size_t errlen);
+static int parse_frame(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		       size_t errlen);
 
 static const char *const clocks[] = { "wall", "virtual", NULL };
 static const char *const yesno[] = { "0", "1", NULL };
@@ -93,9 +95,12 @@ static const struct simkey {
 	  "(default SIM)", parse_serial },
 	{ "name", 0, 0, 0, false, NULL, "the partition's name (ibm,partition-name), letters, "
 	  "digits and .-_ (default none)", parse_name },
+	{ "frame", 0, 0, 0, false, NULL, "a file of the frame's LPARs, one line of these keys each: "
+	  "this one is the line of name= (see below)", parse_frame },
 };
 
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
+_Static_assert(NR_KEYS <= 32, "the keys given are bits of an unsigned int");
 
 void dtl_sim__keys(FILE *f)
 {
@@ -121,8 +126,17 @@ void dtl_sim__keys(FILE *f)
 	      "a VP's threads are dispatched together. Past its share of a wheel a VP is held\n"
 	      "to the next one (the cap's wait, or the pool's); every dispatch waits for a\n"
 	      "processor (dispatch latency, longer as the pool fills); with idle processors a\n"
-	      "VP is not held at a time slice's end. Not modelled: several pools, nodes,\n"
-	      "the pool's own reserve, other LPARs' weights other than 128.\n"
+	      "VP is not held at a time slice's end. Not modelled: nodes, the pool's own\n"
+	      "reserve.\n"
+	      "\nframe=FILE,name=NAME is one LPAR of a frame whose others are known: FILE has\n"
+	      "a line of these keys per LPAR (name=, lpar_id=, pool_id=, pool=, ent=, vps=,\n"
+	      "load=, weight=, capped=, serial= ...; '#' starts a comment), and NAME's line\n"
+	      "is this one. The LPARs of its pool_id take the place of other= and oent=:\n"
+	      "each gets its entitlement as far as it wants it, the idle rest goes to the\n"
+	      "uncapped by their weights. Every LPAR of the frame, each its own dtltop\n"
+	      "with the same FILE, works the same division, so together they take at most\n"
+	      "the pool. Beside frame= and name= the command line may give only clock=,\n"
+	      "tasks=, busy=, faults=, poll= and slice=, which change no one's share.\n"
 	      "\nload=0.2@00:00+0.9@20:00 gives the load a day's shape: points at HH:MM of the\n"
 	      "simulated clock (clock=virtual starts at 00:00), straight between them, round\n"
 	      "the clock; at most 24 points.\n", f);
@@ -230,6 +244,20 @@ static int parse_name(const char *v, size_t n, struct dtl_sim_params *p, char *e
 	return word("name", v, n, ".-_", p->name, sizeof(p->name), err, errlen);
 }
 
+/* frame=PATH: kept to be read once every key is in (name= may come after it) */
+static int parse_frame(const char *v, size_t n, struct dtl_sim_params *p, char *err,
+		       size_t errlen)
+{
+	if (!n || n >= sizeof(p->frame) || memchr(v, '\0', n)) {
+		snprintf(err, errlen, "bad --sim value 'frame=%.*s' (a file's path, 1 to %zu bytes)",
+			 (int)(n > 80 ? 80 : n), v, sizeof(p->frame) - 1);
+		return -1;
+	}
+	memcpy(p->frame, v, n);
+	p->frame[n] = '\0';
+	return 0;
+}
+
 /* load=: one number, or LOAD@HH:MM points, '+' between them, in time order. */
 static int parse_load(const char *v, size_t n, struct dtl_sim_params *p, char *err,
 		      size_t errlen)
@@ -278,24 +306,28 @@ bad:
 	return -1;
 }
 
-/* Straight between the schedule's points, round the clock. */
-double sim_load_at(const struct sim *s, uint64_t t)
+/* Straight between the schedule's n points, round the clock; load where there is none. */
+double sim_schedule_at(const struct dtl_sim_load *pt, unsigned int n, double load, double t_s)
 {
-	const struct dtl_sim_params *p = &s->p;
 	double day = 86400, now, a, b, la, lb;
 	unsigned int i;
 
-	if (p->nloads < 2)
-		return p->load;
-	now = fmod((double)t / (double)s->tb_freq, day);
-	for (i = 0; i < p->nloads && p->loads[i].at_s <= now; i++)
+	if (n < 2)
+		return load;
+	now = fmod(t_s, day);
+	for (i = 0; i < n && pt[i].at_s <= now; i++)
 		;
 	/* between point i-1 and i, the last and the first wrapping round midnight */
-	a = i ? p->loads[i - 1].at_s : p->loads[p->nloads - 1].at_s - day;
-	la = i ? p->loads[i - 1].load : p->loads[p->nloads - 1].load;
-	b = i < p->nloads ? p->loads[i].at_s : p->loads[0].at_s + day;
-	lb = i < p->nloads ? p->loads[i].load : p->loads[0].load;
+	a = i ? pt[i - 1].at_s : pt[n - 1].at_s - day;
+	la = i ? pt[i - 1].load : pt[n - 1].load;
+	b = i < n ? pt[i].at_s : pt[0].at_s + day;
+	lb = i < n ? pt[i].load : pt[0].load;
 	return b > a ? la + (lb - la) * (now - a) / (b - a) : la;
+}
+
+double sim_load_at(const struct sim *s, uint64_t t)
+{
+	return sim_schedule_at(s->p.loads, s->p.nloads, s->p.load, (double)t / (double)s->tb_freq);
 }
 
 /* One workload, NAME[:WEIGHT][:CGROUP][:cpuN], of n bytes at v. */
@@ -391,7 +423,32 @@ static bool given_key(unsigned int given, const char *key)
 	return false;
 }
 
+bool sim_params_given(const struct dtl_sim_params *p, const char *key)
+{
+	return given_key(p->given, key);
+}
+
 int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
+{
+	if (sim_params_parse(s, p, err, errlen))
+		return -1;
+	return p->frame[0] ? sim_frame_read(s, p, err, errlen) : 0;
+}
+
+static int parse_keys(const char *s, struct dtl_sim_params *p, char *err, size_t errlen);
+
+int sim_params_parse(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
+{
+	if (!parse_keys(s, p, err, errlen))
+		return 0;
+	/* the messages quote what they refuse: one line, whatever it held */
+	for (char *c = err; errlen && *c; c++)
+		if (iscntrl((unsigned char)*c))
+			*c = '?';
+	return -1;
+}
+
+static int parse_keys(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
 {
 	unsigned int given = 0;
 	bool bare = !s || !*s;
@@ -415,6 +472,7 @@ int dtl_sim__parse(const char *s, struct dtl_sim_params *p, char *err, size_t er
 		s += n;
 		s += *s == ',';
 	}
+	p->given = given;
 	if (bare && parse_tasks(DEFAULT_TASKS, strlen(DEFAULT_TASKS), p, err, errlen))
 		return -1;
 	if (p->smt & (p->smt - 1)) {

@@ -48,6 +48,25 @@ void sim_wheel_share(const struct sim *s, uint64_t k, struct dtl_hv_share *out)
 		out->busy = 0;
 		return;
 	}
+	if (s->p.frame[0]) {
+		/* the pool's others one by one, their wants at the same instant as ours */
+		struct dtl_hv_lpar l[DTL_HV_FRAME_MAX];
+		double t_s = (double)(k * s->wheel_ticks + s->wheel_ticks / 2) / (double)s->tb_freq;
+		unsigned int n = 1;
+
+		l[0] = (struct dtl_hv_lpar){ .ent = s->p.ent, .want = p.want, .vps = s->p.vps,
+					     .weight = s->p.weight, .capped = s->p.capped };
+		for (unsigned int i = 0; i < s->p.npeers && n < DTL_HV_FRAME_MAX; i++, n++) {
+			const struct dtl_sim_peer *o = &s->p.peers[i];
+			double w = sim_schedule_at(o->loads, o->nloads, o->load, t_s);
+
+			l[n] = (struct dtl_hv_lpar){ .ent = o->ent, .vps = o->vps, .weight = o->weight,
+						     .capped = o->capped,
+						     .want = o->vps * (1 - pow(1 - w, o->smt)) };
+		}
+		dtl_hv__frame(l, n, 0, s->p.pool, NULL, out);
+		return;
+	}
 	dtl_hv__share(&p, out);
 }
 

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * frame.c - frame=FILE: the simulated LPAR is one line of a file that
+ * describes every LPAR of its frame, the others of its pool its peers.
+ * Each dtltop of the frame reads the same file and so works the same
+ * division of the pool (hv.c), which is how their use adds up to at most
+ * the pool without their talking to each other.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define FRAME_LINE 4096		/* a line's keys, tasks= and load= schedules among them */
+#define FRAME_BYTES (256 * 1024)
+
+/* What the command line may add to its frame line: nothing that changes a share. */
+static const char *const own_keys[] = { "frame", "name", "clock", "tasks", "busy", "faults",
+					"poll", "slice" };
+
+static bool own_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
+		if (strcmp(own_keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* The key of the table given in p that the command line must leave to the file, or NULL. */
+static const char *shared_key(const struct dtl_sim_params *p)
+{
+	static const char *const all[] = { "vcpus", "vps", "ent", "pool", "capped", "profile",
+					   "dedicated", "donating", "weight", "load", "other",
+					   "oent", "smt", "lpar_id", "pool_id", "serial" };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!own_key(all[i]) && sim_params_given(p, all[i]))
+			return all[i];
+	return NULL;
+}
+
+/* The next line of text into buf, trimmed; 0 at the end, -1 if too long. */
+static int next_line(const char **t, const char *end, char *buf, size_t len)
+{
+	const char *a = *t, *b;
+	size_t n;
+
+	if (a >= end)
+		return 0;
+	b = memchr(a, '\n', (size_t)(end - a));
+	if (!b)
+		b = end;
+	*t = b < end ? b + 1 : end;
+	while (a < b && (*a == ' ' || *a == '\t'))
+		a++;
+	while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+		b--;
+	n = (size_t)(b - a);
+	if (n >= len)
+		return -1;
+	memcpy(buf, a, n);
+	buf[n] = '\0';
+	return 1;
+}
+
+static double peer_want(const struct dtl_sim_params *q)
+{
+	return q->vps * (1 - pow(1 - q->load, q->smt));
+}
+
+int dtl_sim__frame(const char *s, const char *path, const char *text, size_t len,
+		   struct dtl_sim_params *p, char *err, size_t errlen)
+{
+	struct dtl_sim_params *q;
+	char line[FRAME_LINE], self[FRAME_LINE + 512], names[DTL_HV_FRAME_MAX][64], e[384];
+	unsigned int ids[DTL_HV_FRAME_MAX], nl = 0, ln = 0, self_ln = 0, pool_id, size;
+	const char *t = text, *end = text + len, *k;
+	double ents = 0;
+	int r, ret = -1;
+
+	if (sim_params_parse(s, p, err, errlen))
+		return -1;
+	if (!p->name[0]) {
+		snprintf(err, errlen, "bad --sim: frame=%s needs name= (which of its LPARs this is)",
+			 path);
+		return -1;
+	}
+	if ((k = shared_key(p))) {
+		snprintf(err, errlen, "bad --sim: %s= belongs in %s's line of %s (every LPAR of the "
+			 "frame works the pool's division from that file)", k, p->name, path);
+		return -1;
+	}
+	if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "%s: not a text file (a NUL byte)", path);
+		return -1;
+	}
+	q = malloc(sizeof(*q));	/* large: the peers' table */
+	if (!q) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	self[0] = '\0';
+	while ((r = next_line(&t, end, line, sizeof(line))) != 0) {
+		ln++;
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%u: a line longer than %d bytes", path, ln, FRAME_LINE - 1);
+			goto out;
+		}
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (sim_params_parse(line, q, e, sizeof(e))) {
+			snprintf(err, errlen, "%s:%u: %s", path, ln, e);
+			goto out;
+		}
+		if (q->frame[0] || !q->name[0] || nl == DTL_HV_FRAME_MAX) {
+			snprintf(err, errlen, "%s:%u: %s", path, ln, q->frame[0] ? "frame= in a frame file" :
+				 !q->name[0] ? "an LPAR without name=" : "more than 32 LPARs in one frame");
+			goto out;
+		}
+		if (sim_params_given(q, "other") || sim_params_given(q, "oent")) {
+			snprintf(err, errlen, "%s:%u: other= and oent= are the frame's other lines "
+				 "here", path, ln);
+			goto out;
+		}
+		for (unsigned int i = 0; i < nl; i++)
+			if (strcmp(names[i], q->name) == 0 || ids[i] == q->lpar_id) {
+				snprintf(err, errlen, "%s:%u: LPAR %s (id %u) named twice in one frame",
+					 path, ln, q->name, q->lpar_id);
+				goto out;
+			}
+		snprintf(names[nl], sizeof(names[nl]), "%s", q->name);
+		ids[nl++] = q->lpar_id;
+		if (strcmp(q->name, p->name) == 0) {
+			snprintf(self, sizeof(self), "%s,%s", line, s);
+			self_ln = ln;
+		}
+	}
+	if (!self[0]) {
+		snprintf(err, errlen, "%s: no LPAR name=%s in the frame (%u LPARs)", path, p->name, nl);
+		goto out;
+	}
+	/* its line, then the command line's keys over it */
+	if (sim_params_parse(self, p, e, sizeof(e))) {
+		snprintf(err, errlen, "%s:%u: %s", path, self_ln, e);
+		goto out;
+	}
+	pool_id = p->pool_id;
+	size = p->pool;
+	ents = p->dedicated ? 0 : p->ent;
+	p->npeers = 0;
+	p->other = p->other_ent = 0;
+	for (t = text, ln = 0; (r = next_line(&t, end, line, sizeof(line))) > 0;) {
+		struct dtl_sim_peer *o;
+
+		ln++;
+		if (!line[0] || line[0] == '#' || ln == self_ln)
+			continue;
+		sim_params_parse(line, q, e, sizeof(e));	/* parsed above: it passes */
+		if (strcmp(q->serial, p->serial) != 0) {
+			snprintf(err, errlen, "%s:%u: serial=%s beside %s's %s (one file, one frame)",
+				 path, ln, q->serial, p->name, p->serial);
+			goto out;
+		}
+		if (q->dedicated || q->pool_id != pool_id || p->dedicated)
+			continue;	/* not in our pool */
+		if (q->pool != size) {
+			snprintf(err, errlen, "%s:%u: pool_id=%u has pool=%u here but pool=%u in %s's "
+				 "line (one pool, one size)", path, ln, pool_id, q->pool, size, p->name);
+			goto out;
+		}
+		o = &p->peers[p->npeers++];
+		o->ent = q->ent;
+		o->load = q->load;
+		o->vps = q->vps;
+		o->smt = q->smt;
+		o->weight = q->weight;
+		o->capped = q->capped;
+		o->nloads = q->nloads;
+		memcpy(o->loads, q->loads, sizeof(o->loads));
+		ents += q->ent;
+		p->other += peer_want(q);
+		p->other_ent += q->ent;
+	}
+	if (ents > size + 1e-9) {
+		snprintf(err, errlen, "%s: the entitlements of pool_id=%u add up to %g, past its %u "
+			 "processors (PowerVM starts no LPAR past its pool)", path, pool_id, ents, size);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(q);
+	return ret;
+}
+
+int sim_frame_read(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
+{
+	char *text, path[sizeof(p->frame)];
+	struct stat st;
+	ssize_t n;
+	size_t len = 0;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s", p->frame);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > FRAME_BYTES) {
+		snprintf(err, errlen, "--sim frame=%s: %s", path, fd < 0 ? strerror(errno) :
+			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 256 KB");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	text = malloc(FRAME_BYTES);
+	if (!text) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (len < FRAME_BYTES && (n = read(fd, text + len, FRAME_BYTES - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	r = dtl_sim__frame(s, path, text, len, p, err, errlen);
+	free(text);
+	return r;
+}
