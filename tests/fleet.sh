@@ -86,13 +86,23 @@ pids="$pids $!"
 pids="$pids $!"
 "$DTLTOP" --sim=vps=4,ent=4,load=0.1,pool=32,other=4 -d 1 -n 200 --listen "127.0.0.1:$pc" </dev/null >/dev/null 2>"$tmp/c.err" &
 pids="$pids $!"
+# and a frame's five LPARs on two pools (contrib/sim/frame.conf): pool 1's greedy
+# LPAR must top the dashboard's pool view
+FRAME=$top/contrib/sim/frame.conf frame_targets=""
+for n in greedy web db dev test; do
+	p=$(free_port)
+	"$DTLTOP" --no-config --sim=frame="$FRAME",name=$n -d 1 -n 200 --listen "127.0.0.1:$p" </dev/null \
+		>/dev/null 2>"$tmp/frame-$n.err" &
+	pids="$pids $!"
+	frame_targets="$frame_targets, \"127.0.0.1:$p\""
+done
 mkdir -p "$tmp/prom"
 cat >"$tmp/prom/prometheus.yml" <<EOF
 global: { scrape_interval: 1s, scrape_timeout: 900ms, evaluation_interval: 1s }
 rule_files: [ "$RULES" ]
 scrape_configs:
   - job_name: dtltop
-    static_configs: [ { targets: ["127.0.0.1:$pa", "127.0.0.1:$pb", "127.0.0.1:$pc"] } ]
+    static_configs: [ { targets: ["127.0.0.1:$pa", "127.0.0.1:$pb", "127.0.0.1:$pc"$frame_targets] } ]
 EOF
 "$PROMETHEUS" --config.file="$tmp/prom/prometheus.yml" --storage.tsdb.path="$tmp/prom/data" \
 	--web.listen-address="127.0.0.1:$pport" >"$tmp/prom/log" 2>&1 &
@@ -102,11 +112,11 @@ q() { curl -s "$api/query" --data-urlencode "query=$1"; }
 # until each LPAR has a minute of figures, and the rules a few evaluations over it
 for i in $(seq 120); do
 	n=$(q 'count(count_over_time(lpar_physc[70s]) >= 62)' | jq -r '.data.result[0].value[1] // 0')
-	[ "$n" = 3 ] && break
+	[ "$n" = 8 ] && break
 	sleep 1
 done
 sleep 3
-[ "$n" = 3 ] && ok || fail "Prometheus has a minute of figures of $n LPARs of 3 after 120 s: $(tail -3 "$tmp/prom/log")"
+[ "$n" = 8 ] && ok || fail "Prometheus has a minute of figures of $n LPARs of 8 after 120 s: $(tail -3 "$tmp/prom/log") $(cat "$tmp"/frame-*.err)"
 q 'ALERTS' >"$tmp/alerts"
 for t in "$pa" "$pb" "$pc"; do
 	v=$(q "lpar_verdict{instance=\"127.0.0.1:$t\"} == 1" | jq -r '.data.result[0].metric.verdict // "none"')
@@ -124,7 +134,7 @@ done
 	fail "the three scenarios gave verdicts $(cat "$tmp/verdicts" | tr '\n' ' ')"
 for r in instance:dtltop_steal_cores:rate1m instance:dtltop_wait_share:ratio_rate1m \
 	instance:dtltop_dispatch_wait_p99_seconds:rate5m instance:dtltop_physc:rate1m; do
-	[ "$(q "$r" | jq '.data.result | length')" = 3 ] && ok || fail "recording rule $r: not one series per LPAR"
+	[ "$(q "$r" | jq '.data.result | length')" = 8 ] && ok || fail "recording rule $r: not one series per LPAR"
 done
 # the same rule in both modes: cores stolen of the starved LPAR (per CPU) is its VPs' own
 s=$(q "instance:dtltop_steal_cores:rate1m{instance=\"127.0.0.1:$pb\"}" | jq -r '.data.result[0].value[1]')
@@ -135,10 +145,13 @@ awk -v s="$s" 'BEGIN { exit !(s > 1 && s <= 8) }' && ok || fail "starved LPAR: $
 now=$(date +%s)
 jq -r '.panels[] | .title as $t | .targets[] | [$t, .expr] | @tsv' "$DASH" >"$tmp/exprs"
 [ "$(wc -l <"$tmp/exprs")" -ge 12 ] && ok || fail "only $(wc -l <"$tmp/exprs") queries in the dashboard"
+# (the pool panels on pool 1 with the first LPAR, pool 2 with the second)
 for t in "$pa" "$pb"; do
+	pool=1
+	[ "$t" = "$pb" ] && pool=2
 	while IFS="$(printf '\t')" read -r title expr; do
 		e=$(printf '%s' "$expr" | sed -e 's/\$job/dtltop/g' -e "s/\\\$instance/127.0.0.1:$t/g" \
-			-e 's/\$__rate_interval/5s/g')
+			-e 's/\$__rate_interval/5s/g' -e 's/\$frame/7800F1X/g' -e "s/\\\$pool/$pool/g")
 		curl -s "$api/query_range" --data-urlencode "query=$e" --data-urlencode "start=$((now - 30))" \
 			--data-urlencode "end=$now" --data-urlencode "step=1" >"$tmp/r"
 		st=$(jq -r .status "$tmp/r") n=$(jq '[.data.result[].values | length] | add // 0' "$tmp/r")
@@ -152,6 +165,27 @@ done
 [ "$(grep -c '^vp [0-7]$' "$tmp/rows.$pa")" = 8 ] && [ "$(wc -l <"$tmp/rows.$pa")" = 8 ] && ok ||
 	fail "heatmap rows per VP: $(tr '\n' ' ' <"$tmp/rows.$pa")"
 [ "$(grep -c '^cpu [0-9]*$' "$tmp/rows.$pb")" = 64 ] && ok || fail "heatmap rows per CPU: $(wc -l <"$tmp/rows.$pb")"
+
+# The pool view (issue: which LPARs take the pool): the variables list the frame and its
+# pools; pool 1's top taker is the LPAR the frame made greedy, its neighbours are starved
+# by it, and no pool's LPARs together pass its processors
+lv() { curl -sG "$api/label/$1/values" --data-urlencode "match[]=$2" | jq -r '.data | join(" ")'; }
+[ "$(lv frame_serial 'dtl_lpar_info')" = "7800F1X SIM" ] && [ "$(lv pool_id 'dtl_lpar_info{frame_serial="7800F1X"}')" = "1 2" ] &&
+	ok || fail "pool view variables: frames '$(lv frame_serial dtl_lpar_info)', pools '$(lv pool_id 'dtl_lpar_info{frame_serial="7800F1X"}')'"
+pexpr() { jq -r --argjson id "$1" --arg r "$2" '.panels[] | select(.id == $id) | .targets[] | select(.refId == $r) | .expr' "$DASH" |
+	sed -e 's/\$job/dtltop/g' -e 's/\$__rate_interval/20s/g' -e 's/\$frame/7800F1X/g' -e "s/\\\$pool/$3/g"; }
+taker=$(q "topk(1, $(pexpr 11 A 1))" | jq -r '.data.result[0].metric.partition_name')
+above=$(q "$(pexpr 12 A 1)" | jq -r '.data.result[0].metric.partition_name')
+[ "$taker" = greedy ] && [ "$above" = greedy ] && ok ||
+	fail "pool 1's top taker '$taker', most above its entitlement '$above': not the greedy LPAR"
+starved=$(q 'lpar_verdict{verdict="starved"} == 1 and on (job, instance) dtl_lpar_info{frame_serial="7800F1X"}' |
+	jq -r '.data.result[].metric.instance' | while read -r i; do
+		q "dtl_lpar_info{instance=\"$i\"}" | jq -r '.data.result[0].metric.partition_name'; done | sort | tr '\n' ' ')
+[ "$starved" = "db web " ] && ok || fail "the greedy LPAR's neighbours starved: '$starved', want 'db web '"
+q 'max_over_time((sum by (pool_id) (lpar_physc * on (job, instance) group_left (pool_id) dtl_lpar_info{frame_serial="7800F1X"}))[30s:1s])' |
+	jq -r '.data.result[] | [.metric.pool_id, .value[1]] | @tsv' >"$tmp/pools"
+awk '$1 == 1 && $2 <= 8.02 && $2 > 7 { a++ } $1 == 2 && $2 <= 4.02 { b++ } END { exit !(a == 1 && b == 1) }' "$tmp/pools" && ok ||
+	fail "a pool's LPARs pass its processors (pool 1: 8, 2: 4): $(tr '\n\t' '; ' <"$tmp/pools")"
 
 # 5. PCP: the stock pmdaopenmetrics under a pmcd of this test's own, from Debian's pcp
 # package unpacked (its postinst enables and starts system services: not here)

@@ -22,6 +22,22 @@ awk -F, -v s="$s" -v i="$i" 'NR > 1 { n++; if ($s > 100.0001 || $s < 0 || $s + $
 awk -F, -v s="$s" '$3 == "all" && $s > 50 { n++ } END { exit !(n >= 15) }' "$tmp/over.csv" && ok \
 	|| fail "overcommitted partition shows little steal"
 
+# --- a frame (frame=): the LPARs of a pool, each its own dtltop, take at most the pool
+# together; the greedy one (weight 255) is not limited and takes the most above its
+# entitlement, its neighbours of weight 32 are starved by it, the other pool has room
+frame=contrib/sim/frame.conf
+for n in greedy web db dev test; do
+	"$DTLTOP" --no-config --sim=frame=$frame,name=$n,clock=virtual -d 10 -n 3 --format=json |
+		tail -1 | jq -r --arg n "$n" '[$n, .pool_id, .physc, .physc - .physc * 100 / .entc_pct,
+			.verdict] | @tsv' >>"$tmp/frame.tsv" 2>"$tmp/frame.err"
+done
+awk -F'\t' '{ use[$2] += $3 } END { exit !(NR == 5 && use[1] <= 8 && use[1] > 7.5 && use[2] <= 4) }' \
+	"$tmp/frame.tsv" && ok || fail "a frame's pools overcommitted: $(tr '\n\t' '; ' <"$tmp/frame.tsv")"
+[ "$(sort -t"$(printf '\t')" -k4,4gr "$tmp/frame.tsv" | head -1 | cut -f1)" = greedy ] &&
+	[ "$(awk -F'\t' '{ printf "%s=%s ", $1, $5 }' "$tmp/frame.tsv")" = \
+	  "greedy=borrowing web=starved db=starved dev=borrowing test=borrowing " ] && ok ||
+	fail "a frame's verdicts: $(tr '\n\t' '; ' <"$tmp/frame.tsv") $(cat "$tmp/frame.err")"
+
 # --- the mask: a column on every row, and the text says what is left out
 "$DTLTOP" --sim=vcpus=4,clock=virtual -e cede -b -n 2 --csv >"$tmp/cede.csv"
 m=$(col "$tmp/cede.csv" mask)
