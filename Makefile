@@ -52,7 +52,7 @@ endif
 HTTP ?= $(shell $(PKG_CONFIG) --exists libmicrohttpd 2>/dev/null && echo 1 || echo 0)
 ifeq ($(HTTP),1)
 HTTP_CFLAGS := -DDTLTOP_HTTP $(shell $(PKG_CONFIG) --cflags libmicrohttpd)
-HTTP_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd) -pthread
+HTTP_LIBS := $(shell $(PKG_CONFIG) --libs libmicrohttpd) -lcrypt -pthread
 endif
 override CFLAGS += $(LIBPERF_CFLAGS) $(HTTP_CFLAGS)
 override CPPFLAGS += -DDTLTOP_LIBPERF='"$(LIBPERF_ORIGIN)"'
@@ -133,7 +133,7 @@ build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/record.c src/format/s
 		-lzstd -lz -lm
 
 FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa kallsyms tasks \
-	sideband
+	sideband webconfig
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

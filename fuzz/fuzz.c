@@ -25,6 +25,7 @@
 #include "platform/vpa.h"
 #include "stats/stats.h"
 #include "stats/task.h"
+#include "view/webconfig.h"
 
 static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
 {
@@ -512,6 +513,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		assert(strncmp(err, "rc:", 3) == 0);
 	free(str);
+#elif defined(FUZZ_WEBCONFIG)
+	/* --web-config's YAML: parsed, or refused on one line naming the file */
+	static struct dtl_webconfig c;
+	char err[512];
+
+	if (dtl_webconfig__parse((const char *)data, size, "w", &c, err, sizeof(err)) == 0) {
+		assert(c.nusers <= DTL_WEB_USERS && !c.cert_file[0] == !c.key_file[0]);
+		for (unsigned int i = 0; i < c.nusers; i++)
+			assert(c.users[i].name[0] && strlen(c.users[i].hash) == 60);
+	} else {
+		assert(err[0] == 'w' && !strchr(err, '\n'));
+	}
 #else
 #error "define one FUZZ_ target"
 #endif

@@ -49,12 +49,12 @@ case $pm in
 dnf)
 	# Fedora and RHEL ship libperf: no kernel source needed
 	run $SUDO dnf install -y gcc make pkgconf-pkg-config ncurses-devel libcap-devel \
-		libzstd-devel zlib-devel libperf-devel libmicrohttpd-devel
+		libzstd-devel zlib-devel libperf-devel libmicrohttpd-devel libxcrypt-devel
 	exit 0 ;;
 zypper)
 	# SLES has no libperf package: it is built from kernel-source
 	run $SUDO zypper --non-interactive install gcc make pkg-config ncurses-devel libcap-devel \
-		libzstd-devel zlib-devel kernel-source libmicrohttpd-devel
+		libzstd-devel zlib-devel kernel-source libmicrohttpd-devel libxcrypt-devel
 	exit 0 ;;
 esac
 # libperf: no Debian or Ubuntu package; it is built from a kernel source package.
@@ -68,7 +68,8 @@ case " $os_id " in
 *) ksrc="linux-source-6.12 xz-utils" ;;
 esac
 [ -n "${DEPS_DRY_RUN:-}" ] && echo "deps.sh: kernel source for libperf on ${os_id%% *}: ${ksrc%% *}" >&2
-pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev libmicrohttpd-dev"
+pkgs="gcc libc6-dev make pkg-config libncurses-dev libcap-dev libzstd-dev zlib1g-dev libmicrohttpd-dev
+	libcrypt-dev"
 pkg-config --exists libperf 2>/dev/null || pkgs="$pkgs $ksrc"
 # Several kinds at once (make check fuzz): each adds its own.
 for kind in "$@"; do
@@ -77,7 +78,8 @@ for kind in "$@"; do
 		pkgs="$pkgs tmux mandoc groff-base linux-perf linux-source-6.12 xz-utils
 			gcc-powerpc64le-linux-gnu bc flex bison libssl-dev libelf-dev sparse
 			debhelper dpkg-dev lintian rpm bash-completion zsh jq prometheus curl python3
-			ca-certificates chromium systemd mmdebstrap python3-pcp python3-requests" ;;
+			ca-certificates chromium systemd mmdebstrap python3-pcp python3-requests
+			openssl apache2-utils" ;;
 	qemu|interop) ;;
 	fuzz) pkgs="$pkgs clang libclang-rt-14-dev" ;;
 	bare) pkgs="$pkgs mmdebstrap ca-certificates" ;;

@@ -399,4 +399,84 @@ rc=$? ms=$((($(date +%s%N) - t0) / 1000000))
 [ "$rc" = 0 ] && [ "$ms" -lt 500 ] && ok ||
 	fail "SIGTERM to a sleeping exporter: exit $rc after $ms ms: $(cat "$tmp/idle.err")"
 
+
+# 8. --web-config: TLS and basic authentication (node_exporter's file), with curl and
+# with Debian's Prometheus scraping over TLS with a password; the key's mode, bad files
+w=$tmp/web
+mkdir -p "$w"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=dtltop-test \
+	-addext subjectAltName=IP:127.0.0.1 -keyout "$w/server.key" -out "$w/server.crt" >/dev/null 2>&1 ||
+	fail "openssl could not make a test certificate"
+chmod 600 "$w/server.key"
+hash=$(htpasswd -nbBC 5 prom 's3cret:"pw' | sed -n 's/^prom://p')
+printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  prom: %s\n' \
+	"$hash" >"$w/web.yml"
+tport=$(free_port)
+"$DTLTOP" --sim -d 0.5 -n 60 --listen "127.0.0.1:$tport" --web-config "$w/web.yml" </dev/null \
+	>/dev/null 2>"$tmp/tls.err" &
+tpid=$!
+tc() { curl -s -m 5 --cacert "$w/server.crt" -o "$tmp/tls.body" -w '%{http_code}' "$@"; }
+for i in $(seq 50); do [ "$(tc -u 'prom:s3cret:"pw' "https://127.0.0.1:$tport/metrics")" = 200 ] && break; sleep 0.2; done
+grep -q '^dtl_up 1$' "$tmp/tls.body" && ok || fail "HTTPS with the password: $(head -3 "$tmp/tls.body") $(cat "$tmp/tls.err")"
+grep -q "serving metrics at https://127.0.0.1:$tport/metrics to its --web-config users" "$tmp/tls.err" && ok ||
+	fail "the exporter's start line: $(cat "$tmp/tls.err")"
+[ "$(tc -u 'prom:s3cret:"pX' "https://127.0.0.1:$tport/metrics")" = 401 ] && ! grep -q dtl_up "$tmp/tls.body" &&
+	[ "$(tc -u 'nobody:s3cret:"pw' "https://127.0.0.1:$tport/")" = 401 ] &&
+	[ "$(tc "https://127.0.0.1:$tport/metrics")" = 401 ] && ok || fail "a wrong, unknown or missing password got in"
+curl -s -m 5 -D "$tmp/tls.h" -o /dev/null --cacert "$w/server.crt" "https://127.0.0.1:$tport/metrics"
+grep -qi '^www-authenticate: basic realm="dtltop"' "$tmp/tls.h" && ok || fail "401 without a challenge: $(cat "$tmp/tls.h")"
+# plain HTTP to the TLS port: no HTTP answer at all
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$tport/metrics")
+[ "$code" = 000 ] && ok || fail "plain HTTP to the TLS port answered $code"
+# Debian's Prometheus over TLS with the password (and a job with a wrong one is down)
+pport=$(free_port)
+mkdir -p "$tmp/tprom"
+printf 's3cret:"pw' >"$w/pw"
+printf 'wrong' >"$w/bad"
+cat >"$tmp/tprom/prometheus.yml" <<EOF
+global: { scrape_interval: 1s, scrape_timeout: 900ms }
+scrape_configs:
+  - job_name: tls
+    scheme: https
+    tls_config: { ca_file: "$w/server.crt" }
+    basic_auth: { username: prom, password_file: "$w/pw" }
+    static_configs: [ { targets: ["127.0.0.1:$tport"] } ]
+  - job_name: wrong
+    scheme: https
+    tls_config: { ca_file: "$w/server.crt" }
+    basic_auth: { username: prom, password_file: "$w/bad" }
+    static_configs: [ { targets: ["127.0.0.1:$tport"] } ]
+EOF
+"$PROMETHEUS" --config.file="$tmp/tprom/prometheus.yml" --storage.tsdb.path="$tmp/tprom/data" \
+	--web.listen-address="127.0.0.1:$pport" >"$tmp/tprom/log" 2>&1 &
+ppid=$!
+tq() { curl -s "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // "none"'; }
+for i in $(seq 60); do
+	[ "$(tq 'max_over_time(dtl_up{job="tls"}[1m])')" = 1 ] && [ "$(tq 'max_over_time(up{job="wrong"}[1m])')" != none ] &&
+		break
+	sleep 0.5
+done
+up_tls=$(tq 'max_over_time(up{job="tls"}[1m])') up_bad=$(tq 'max_over_time(up{job="wrong"}[1m])')
+err=$(curl -s "http://127.0.0.1:$pport/api/v1/targets" | jq -r '.data.activeTargets[] | select(.labels.job == "wrong") | .lastError')
+kill "$ppid" 2>/dev/null; wait "$ppid" 2>/dev/null
+[ "$up_tls" = 1 ] && ok || fail "Prometheus over TLS with the password: up $up_tls: $(tail -3 "$tmp/tprom/log")"
+[ "$up_bad" = 0 ] && grep -q 401 <<<"$err" && ok || fail "Prometheus with a wrong password: up $up_bad, '$err'"
+kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+# the key open to others, a missing certificate, a bad file, --web-config alone: refused at start
+chmod 640 "$w/server.key"
+"$DTLTOP" --sim -n 1 --listen "127.0.0.1:$tport" --web-config "$w/web.yml" </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "key_file $w/server.key is open to group or others (mode 0640): chmod 600 it" "$tmp/err" &&
+	ok || fail "a key others may read: $(cat "$tmp/err")"
+chmod 600 "$w/server.key"
+sed 's/server.crt/none.crt/' "$w/web.yml" >"$w/nocert.yml"
+"$DTLTOP" --sim -n 1 --listen "127.0.0.1:$tport" --web-config "$w/nocert.yml" </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^dtltop: --web-config: $w/none.crt: No such file or directory$" "$tmp/err" && ok ||
+	fail "a missing certificate: $(cat "$tmp/err")"
+printf 'tls_server_config:\n  client_ca_file: ca.crt\n' >"$w/client.yml"
+"$DTLTOP" --sim -n 1 --listen "127.0.0.1:$tport" --web-config "$w/client.yml" </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "$w/client.yml:2: tls_server_config: client_ca_file: not served" "$tmp/err" &&
+	ok || fail "client certificates asked for: $(cat "$tmp/err")"
+"$DTLTOP" --sim -n 1 --web-config "$w/web.yml" </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--web-config is for --listen" "$tmp/err" && ok || fail "--web-config alone: $(cat "$tmp/err")"
+
 finish

@@ -43,6 +43,7 @@ struct dtl_opts {
 	enum dtl_metrics_by metrics_by;	/* --metrics-by */
 	unsigned int metrics_cgroups;	/* --metrics-cgroups: who pays, bounded */
 	const char *listen;	/* --listen [ADDR:]PORT */
+	const char *web_config;	/* --web-config FILE: TLS and users for --listen */
 	const char *textfile;	/* --textfile DIR */
 	const char *report;	/* --report FILE.html */
 	bool batch_given;	/* -b on the command line, not implied by a pipe */

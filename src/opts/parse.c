@@ -29,6 +29,10 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 			 "--group=task or --group=cgroup");
 		return -1;
 	}
+	if (o->web_config && !o->listen) {
+		snprintf(err, errlen, "--web-config is for --listen");
+		return -1;
+	}
 	if ((o->listen || o->textfile) && (o->batch || o->output || o->have_format || o->report)) {
 		snprintf(err, errlen, "%s makes dtltop an exporter, with no output of its own: "
 			 "-b, -o, --format and --report need a dtltop of their own",

@@ -316,6 +316,16 @@ static int set_listen(struct dtl_opts *o, const char *a, char *err, size_t errle
 	return dtl_http__parse_addr(a, &addr, err, errlen);
 }
 
+static int set_web_config(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) >= 4096) {
+		snprintf(err, errlen, "bad --web-config file '%.80s'", a);
+		return -1;
+	}
+	o->web_config = a;
+	return 0;
+}
+
 static int set_textfile(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0] || strlen(a) > 3000) {
@@ -441,6 +451,8 @@ static const struct opt opts[] = {
 	  FLAG(no_color), "no-color" },
 	{ "listen", 0, REQ, "[ADDR:]PORT", "Exporter", "serve the counters to Prometheus at "
 	  "http://ADDR:PORT/metrics (default ADDR 127.0.0.1), no TUI", PARSE(set_listen), "listen" },
+	{ "web-config", 0, REQ, "FILE", NULL, "--listen over TLS and with basic authentication, "
+	  "as node_exporter's web configuration FILE gives them", PARSE(set_web_config), NULL },
 	{ "textfile", 0, REQ, "DIR", NULL, "write DIR/dtltop.prom each interval for "
 	  "node_exporter's textfile collector, no TUI", PARSE(set_textfile), "textfile" },
 	{ "hist-by", 0, REQ, "vp|partition|cpu", NULL, "the latency histogram's series in an "

@@ -16,6 +16,7 @@
 
 #include "../platform/replace.h"
 #include "http.h"
+#include "webconfig.h"
 #include "metrics.h"
 
 struct exporter {
@@ -130,9 +131,11 @@ static const struct dtl_view_ops exporter_ops = {
 	.show = exporter_show,
 };
 
-struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
+struct dtl_view *dtl_exporter__open(const char *listen, const char *web_config, const char *dir)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
+	struct dtl_web *web = NULL;
+	bool tls = false;
 	struct dtl_listen_addr addr;
 	struct stat st;
 	char err[512];
@@ -159,14 +162,27 @@ struct dtl_view *dtl_exporter__open(const char *listen, const char *dir)
 		}
 	}
 	if (listen) {
-		if (dtl_http__parse_addr(listen, &addr, err, sizeof(err)) ||
-		    !(e->http = dtl_http__start(&addr, err, sizeof(err)))) {
-			fprintf(stderr, "dtltop: %s\n", err);
-			goto fail;
+		if (dtl_http__parse_addr(listen, &addr, err, sizeof(err)))
+			goto say;
+		if (web_config) {
+			web = calloc(1, sizeof(*web));
+			if (!web || dtl_web__load(web_config, web, err, sizeof(err))) {
+				if (!web)
+					snprintf(err, sizeof(err), "out of memory");
+				free(web);
+				goto say;
+			}
+			tls = web->cert_pem != NULL;
 		}
-		fprintf(stderr, "dtltop: serving metrics at http://%s/metrics\n", addr.text);
+		e->http = dtl_http__start(&addr, web, err, sizeof(err));	/* takes web */
+		if (!e->http)
+			goto say;
+		fprintf(stderr, "dtltop: serving metrics at %s://%s/metrics%s\n", tls ? "https" : "http",
+			addr.text, web && web->cfg.nusers ? " to its --web-config users" : "");
 	}
 	return &e->view;
+say:
+	fprintf(stderr, "dtltop: %s\n", err);
 fail:
 	free(e);
 	return NULL;

@@ -8,7 +8,8 @@
 #include "view.h"
 
 /* Either may be NULL; NULL with a message on stderr (bad address, port taken). */
-struct dtl_view *dtl_exporter__open(const char *listen, const char *textfile_dir);
+struct dtl_view *dtl_exporter__open(const char *listen, const char *web_config,
+				    const char *textfile_dir);
 /* Stops serving; returns rc. */
 int dtl_exporter__close(struct dtl_view *v, int rc);
 

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "webconfig.h"
+
 /*
  * Numeric addresses only (and "localhost"): a name would need the resolver,
  * which a static binary cannot carry, and an exporter binds to an address.
@@ -133,6 +135,14 @@ struct dtl_http {
 	struct conn *conns;
 	pthread_t reaper;
 	bool have_reaper, stopping;
+	/*
+	 * --web-config: TLS and basic authentication. A bcrypt check costs tens
+	 * of milliseconds on purpose; each user's last password that passed is
+	 * kept, so a scraper's every scrape does not pay it again (only answer()
+	 * reads it: one thread).
+	 */
+	struct dtl_web *web;
+	char *passed[DTL_WEB_USERS];
 };
 
 static const char index_page[] =
@@ -197,6 +207,56 @@ static enum MHD_Result queue(struct dtl_http *h, struct MHD_Connection *c, unsig
 	return MHD_queue_response(c, status, r);
 }
 
+static bool same(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	unsigned char diff = n != strlen(b);
+
+	for (size_t i = 0; i < n && !diff; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return !diff;
+}
+
+/* The request's basic authentication passes one of --web-config's users. */
+static bool authorized(struct dtl_http *h, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user = MHD_basic_auth_get_username_password(c, &pass);
+	unsigned int i = 0;
+	bool ok = false;
+
+	while (user && i < h->web->cfg.nusers && strcmp(h->web->cfg.users[i].name, user) != 0)
+		i++;
+	if (user && pass && i < h->web->cfg.nusers && h->passed[i] && same(h->passed[i], pass)) {
+		ok = true;
+	} else if (user && pass && dtl_web__verify(h->web, user, pass)) {
+		ok = true;	/* an unknown user took as long as a wrong password */
+		if (h->passed[i])
+			explicit_bzero(h->passed[i], strlen(h->passed[i]));
+		free(h->passed[i]);
+		h->passed[i] = strdup(pass);
+	}
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+static enum MHD_Result denied(struct dtl_http *h, struct MHD_Connection *c)
+{
+	struct MHD_Response *r = fixed("unauthorized\n", "text/plain; charset=utf-8");
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	conn_mark(h, c, true);
+	ret = MHD_queue_basic_auth_fail_response(c, "dtltop", r);
+	MHD_destroy_response(r);	/* the queue holds its own reference */
+	return ret;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_len, void **state)
@@ -214,6 +274,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		*upload_len = 0;
 		return MHD_YES;
 	}
+	if (h->web && h->web->cfg.nusers && !authorized(h, c))
+		return denied(h, c);
 	pthread_mutex_lock(&h->lock);
 	if (strcmp(url, "/metrics") == 0 && !h->prom) {
 		r = h->early;	/* no figure yet: a zero would be a guess */
@@ -414,17 +476,50 @@ static void reaper_stop(struct dtl_http *h)
 	}
 }
 
-struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
+static void http_free(struct dtl_http *h)
+{
+	responses_free(h);
+	for (unsigned int i = 0; i < DTL_WEB_USERS; i++) {
+		if (h->passed[i])
+			explicit_bzero(h->passed[i], strlen(h->passed[i]));
+		free(h->passed[i]);
+	}
+	if (h->web)
+		dtl_web__free(h->web);
+	free(h->web);
+	pthread_cond_destroy(&h->wake);
+	pthread_mutex_destroy(&h->conns_lock);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, struct dtl_web *web, char *err,
+				 size_t errlen)
 {
 	struct dtl_http *h = calloc(1, sizeof(*h));
+	struct MHD_OptionItem tls[3] = { { MHD_OPTION_END, 0, NULL } };
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
 	sigset_t old;
 
 	if (!h) {
+		if (web)
+			dtl_web__free(web);
+		free(web);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	h->web = web;
 	pthread_mutex_init(&h->lock, NULL);
 	conns_init(h);
+	if (web && web->cert_pem) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(err, errlen, "--web-config: this libmicrohttpd has no TLS");
+			goto fail;
+		}
+		flags |= MHD_USE_TLS;
+		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key_pem };
+		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert_pem };
+	}
 	h->index = fixed(index_page, "text/html; charset=utf-8");
 	h->missing = fixed("not found: try /metrics\n", "text/plain; charset=utf-8");
 	h->method = fixed("only GET and HEAD\n", "text/plain; charset=utf-8");
@@ -436,9 +531,9 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 		goto fail;
 	}
 	dtl_signals__hold(&old);
-	h->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
-				(a->ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
-				answer, h,
+	h->d = MHD_start_daemon(flags | (a->ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0,
+				NULL, NULL, answer, h,
+				MHD_OPTION_ARRAY, tls,
 				MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&a->ss,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)HTTP_CONNECTIONS,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_MEMORY,
@@ -451,8 +546,9 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 		h->have_reaper = pthread_create(&h->reaper, NULL, reap, h) == 0;
 	dtl_signals__restore(&old);
 	if (!h->d) {
-		snprintf(err, errlen, "cannot listen on %s (in use, or not this machine's address)",
-			 a->text);
+		snprintf(err, errlen, "cannot listen on %s (%s)", a->text, web && web->cert_pem ?
+			 "in use, not this machine's address, or a certificate and key that do not "
+			 "load or match" : "in use, or not this machine's address");
 		goto fail;
 	}
 	if (!h->have_reaper) {
@@ -463,11 +559,7 @@ struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, siz
 fail:
 	if (h->d)
 		MHD_stop_daemon(h->d);
-	responses_free(h);
-	pthread_cond_destroy(&h->wake);
-	pthread_mutex_destroy(&h->conns_lock);
-	pthread_mutex_destroy(&h->lock);
-	free(h);
+	http_free(h);
 	return NULL;
 }
 
@@ -477,11 +569,7 @@ void dtl_http__stop(struct dtl_http *h)
 		return;
 	reaper_stop(h);
 	MHD_stop_daemon(h->d);	/* each connection's close frees its struct conn */
-	responses_free(h);
-	pthread_cond_destroy(&h->wake);
-	pthread_mutex_destroy(&h->conns_lock);
-	pthread_mutex_destroy(&h->lock);
-	free(h);
+	http_free(h);
 }
 
 #else	/* built without libmicrohttpd */
@@ -490,9 +578,13 @@ struct dtl_http {
 	int unused;
 };
 
-struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen)
+struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, struct dtl_web *web, char *err,
+				 size_t errlen)
 {
 	(void)a;
+	if (web)
+		dtl_web__free(web);
+	free(web);
 	snprintf(err, errlen, "this dtltop was built without libmicrohttpd: no --listen "
 		 "(--textfile works)");
 	return NULL;

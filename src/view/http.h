@@ -25,8 +25,13 @@ bool dtl_http__accepts_om(const char *accept);
 
 struct dtl_http;
 
-/* Listening on a, in a thread of its own; NULL with err. */
-struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, char *err, size_t errlen);
+/*
+ * Listening on a, in a thread of its own, with web's TLS and users (NULL:
+ * plain HTTP, anyone; taken, freed at stop or failure); NULL with err.
+ */
+struct dtl_web;
+struct dtl_http *dtl_http__start(const struct dtl_listen_addr *a, struct dtl_web *web, char *err,
+				 size_t errlen);
 /*
  * The expositions to serve from now on (taken: freed when the last scrape
  * that sent them is done). -1 out of memory: the old ones stay.
