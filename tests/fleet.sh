@@ -175,7 +175,7 @@ lv() { curl -sG "$api/label/$1/values" --data-urlencode "match[]=$2" | jq -r '.d
 pexpr() { jq -r --argjson id "$1" --arg r "$2" '.panels[] | select(.id == $id) | .targets[] | select(.refId == $r) | .expr' "$DASH" |
 	sed -e 's/\$job/dtltop/g' -e 's/\$__rate_interval/20s/g' -e 's/\$frame/7800F1X/g' -e "s/\\\$pool/$3/g"; }
 taker=$(q "topk(1, $(pexpr 11 A 1))" | jq -r '.data.result[0].metric.partition_name')
-above=$(q "$(pexpr 12 A 1)" | jq -r '.data.result[0].metric.partition_name')
+above=$(q "topk(1, $(pexpr 12 A 1))" | jq -r '.data.result[0].metric.partition_name')
 [ "$taker" = greedy ] && [ "$above" = greedy ] && ok ||
 	fail "pool 1's top taker '$taker', most above its entitlement '$above': not the greedy LPAR"
 starved=$(q 'lpar_verdict{verdict="starved"} == 1 and on (job, instance) dtl_lpar_info{frame_serial="7800F1X"}' |
