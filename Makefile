@@ -137,12 +137,20 @@ FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa 
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 
-build/fuzz-%: fuzz/fuzz.c $(CORE) $(HDRS)
+# The code under test is built once for every target (instrumented, not
+# linked with libFuzzer's main); each target is fuzz.c with its FUZZ_ define.
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc $(LIBPERF_CFLAGS)
+FUZZ_OBJS := $(patsubst src/%.c,build/fuzzobj/%.o,$(CORE))
+.SECONDARY: $(FUZZ_OBJS)
+build/fuzzobj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz-%: fuzz/fuzz.c $(FUZZ_OBJS) $(HDRS)
 	@mkdir -p build
-	$(CLANG) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-DFUZZ_$(shell echo $* | tr a-z A-Z) -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -Isrc $(LIBPERF_CFLAGS) -o $@ fuzz/fuzz.c $(CORE) \
-		$(CORE_LIBS)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_$(shell echo $* | tr a-z A-Z) \
+		-o $@ fuzz/fuzz.c $(FUZZ_OBJS) $(CORE_LIBS)
 
 # Each target for FUZZ_SECONDS, from the seed corpus in tests/corpus/; crash
 # files go under build/. perf.data inputs are capped at 16 KiB: whole real files
