@@ -603,6 +603,49 @@ for r in 1000000000G 36500d; do
 		2>"$tmp/edge.err" && ok || fail "--rotate $r (a stated ceiling) refused: $(cat "$tmp/edge.err")"
 done
 
+# --- --follow: a recording played as it is written, as tail -f does: the same intervals as
+# a replay of the finished file, without the "killed?" warning; across a rotated set; a
+# writer killed mid-run is waited for, not called killed; refused where it cannot follow
+f=$tmp/follow
+mkdir -p "$f"
+follow_pair() {	# follow_pair NAME WRITER-OPTIONS...: writer and follower at once
+	local name=$1 wpid
+	shift
+	rm -f "$f/$name".dtl*
+	"$DTLTOP" --no-config --sim=vcpus=8 -d 0.3 -b --csv -o /dev/null -w "$f/$name.dtl" "$@" 2>"$f/$name.w.err" &
+	wpid=$!
+	for i in $(seq 50); do ls "$f/$name".dtl* >/dev/null 2>&1 && break; sleep 0.1; done
+	timeout 30 "$DTLTOP" --no-config -r "$f/$name.dtl" --follow -b --csv >"$f/$name.fol.csv" 2>"$f/$name.fol.err"
+	echo $? >"$f/$name.rc"
+	wait "$wpid"
+	"$DTLTOP" --no-config -r "$f/$name.dtl" -b --csv >"$f/$name.csv" 2>/dev/null
+}
+follow_pair one -n 10
+[ "$(cat "$f/one.rc")" = 0 ] && [ "$(grep -c ',all,' "$f/one.fol.csv")" = 10 ] && cmp -s "$f/one.fol.csv" "$f/one.csv" &&
+	[ ! -s "$f/one.fol.err" ] && ok ||
+	fail "--follow: exit $(cat "$f/one.rc"), $(grep -c ',all,' "$f/one.fol.csv") intervals, $(cat "$f/one.fol.err")"
+follow_pair set -n 12 --rotate 1s
+[ "$(cat "$f/set.rc")" = 0 ] && [ "$(ls "$f"/set.dtl.* | wc -l)" -ge 3 ] && [ "$(grep -c ',all,' "$f/set.fol.csv")" = 12 ] &&
+	cmp -s "$f/set.fol.csv" "$f/set.csv" && [ ! -s "$f/set.fol.err" ] && ok ||
+	fail "--follow across a rotated set: exit $(cat "$f/set.rc"), $(grep -c ',all,' "$f/set.fol.csv") intervals, $(cat "$f/set.fol.err")"
+# a writer killed: the follower has every whole interval and waits on, saying nothing
+"$DTLTOP" --no-config --sim=vcpus=8 -d 0.3 -b --csv -o /dev/null -w "$f/kill.dtl" 2>/dev/null &
+wpid=$!
+sleep 1.6
+kill -9 "$wpid"
+wait "$wpid" 2>/dev/null
+timeout 2 "$DTLTOP" --no-config -r "$f/kill.dtl" --follow -b --csv >"$f/kill.fol.csv" 2>"$f/kill.fol.err"
+rc=$?
+"$DTLTOP" --no-config -r "$f/kill.dtl" -b --csv >"$f/kill.csv" 2>"$f/kill.err"
+[ $rc = 124 ] && [ "$(grep -c ',all,' "$f/kill.fol.csv")" -ge 3 ] && cmp -s "$f/kill.fol.csv" "$f/kill.csv" &&
+	[ ! -s "$f/kill.fol.err" ] && grep -q 'writer was killed' "$f/kill.err" && ok ||
+	fail "--follow of a killed writer: exit $rc, $(grep -c ',all,' "$f/kill.fol.csv") intervals, '$(cat "$f/kill.fol.err")'"
+# what cannot be followed
+expect_error "--follow with -d" "--follow plays a dtltop recording file as it is written, each interval as recorded: no -d" \
+	--no-config -r "$f/one.dtl" --follow -d 0.6 -b
+out=$(cat "$f/one.dtl" | "$DTLTOP" --no-config -r /dev/stdin --follow -b 2>&1 >/dev/null)
+[ $? = 2 ] && grep -q -- '--follow plays .*: not a pipe' <<<"$out" && ok || fail "--follow of a pipe: $out"
+
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
 # its strict parser

@@ -202,6 +202,23 @@ for _ in $(seq 50); do [ -f "$tmp/exit2" ] && break; sleep 0.1; done
 grep -q 'EXITED 0' "$tmp/exit2" 2>/dev/null && ok || fail "q did not exit 0: $(cat "$tmp/exit2" 2>/dev/null)"
 [ ! -s "$tmp/stderr2" ] && ok || fail "stderr: $(cat "$tmp/stderr2")"
 
+# --follow: a recording shown as it is written, each interval as it comes, to the writer's end
+T kill-server 2>/dev/null
+sock="$sock-f"
+"$DTLTOP" --no-config --sim=vcpus=8 -d 0.5 -n 10 -b --csv -o /dev/null -w "$tmp/fol.dtl" 2>/dev/null &
+fw=$!
+for i in $(seq 50); do [ -s "$tmp/fol.dtl" ] && break; sleep 0.1; done
+T new-session -d -s t -x 150 -y 30 "$DTLTOP --no-config -r $tmp/fol.dtl --follow --no-color 2>$tmp/stderrf; sleep 30"
+expect '^all [0-9]+ disp/s' "--follow shows the first interval while the writer writes"
+c1=$(screen | sed -n 's/^dtltop [^ ]*  \([0-9:]*\) UTC (recorded).*/\1/p')
+sleep 1.5
+c2=$(screen | sed -n 's/^dtltop [^ ]*  \([0-9:]*\) UTC (recorded).*/\1/p')
+[ -n "$c1" ] && [ "$c1" != "$c2" ] && ! screen | grep -q 'end of the recording' && ok ||
+	fail "--follow: the recorded clock went $c1 -> $c2 while the writer wrote"
+expect 'end of the recording after interval 10$' "--follow ends with the writer's end marker" 15
+! screen | grep -q 'killed' && ok || fail "--follow called a closed recording killed"
+wait "$fw"
+
 # replay: t / T step, b jumps; what is shown is what the batch CSV has for that interval
 T kill-server 2>/dev/null
 sock="$sock-3"

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -937,6 +938,24 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		}
 	}
 	return 0;
+}
+
+bool dtl_rec_reader__ready(struct dtl_rec_reader *r)
+{
+	uint8_t hdr[CHUNK_HDR];
+	struct stat st;
+	int fd = fileno(r->f);
+
+	if (r->done || r->pend || r->pos < r->len)
+		return true;
+	if (fd < 0 || fstat(fd, &st) || pread(fd, hdr, sizeof(hdr), (off_t)r->off) != sizeof(hdr))
+		return false;
+	/* a header that is not one is damage, for next() to say; a whole chunk is read */
+	if (get32(hdr) == CHUNK_MAGIC && crc_ok(get32(hdr + 20), hdr, 20) &&
+	    r->off + CHUNK_HDR + get32(hdr + 8) > (uint64_t)st.st_size)
+		return false;
+	clearerr(r->f);	/* glibc's end of file sticks: it would hide what came since */
+	return true;
 }
 
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)

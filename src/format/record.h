@@ -124,6 +124,13 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
  */
 int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev);
 const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r);
+/*
+ * A file still being written (--follow): true when next() can go on now,
+ * with records left of the chunk read or the next chunk whole on disk
+ * (then its end of file is forgotten, so reading goes on), or the reader
+ * is done (next() says how). False: the writer has not written it yet.
+ */
+bool dtl_rec_reader__ready(struct dtl_rec_reader *r);
 /* The file ended with the writer's end marker (1.1): it was not cut short. */
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r);
 void dtl_rec_reader__close(struct dtl_rec_reader *r);

@@ -17,6 +17,8 @@
  * the sleep would otherwise wait for a whole -d.
  */
 #define IDLE_MS 1000
+/* How often a followed recording is looked at for its next interval. */
+#define FOLLOW_POLL_NS 200000000ull
 
 static uint64_t real_now(void *ctx, clockid_t clk)
 {
@@ -364,13 +366,24 @@ int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 	for (;;) {
 		uint64_t interval_ns = (uint64_t)(l->o.interval_s * 1e9), ts;
 		uint64_t deadline = pace.start + interval_ns;
+		/* followed, an interval is shown as soon as it is written, not at a pace */
+		bool follow = l->o.src.replay_follow && !l->paused;
 
-		if (!pace.virt && !wait_interval(l, deadline))
+		if (!pace.virt && !follow && !wait_interval(l, deadline))
 			return 0;
 		if (loop_stopped(l))
 			return 0;
 		if (l->paused && dtl_source__recorded(l->src)) {
 			pace.start = deadline;	/* a paused replay stands still */
+			continue;
+		}
+		if (!dtl_source__ready(l->src)) {
+			/* a recording followed as it grows: its writer has not ended the interval */
+			uint64_t now = loop_now(l, CLOCK_MONOTONIC);
+
+			if (!wait_interval(l, now + FOLLOW_POLL_NS))
+				return 0;
+			pace.start = loop_now(l, CLOCK_MONOTONIC);
 			continue;
 		}
 		if (!loop_step(l, interval_ns, pace.start, &ts)) {

@@ -44,6 +44,8 @@ struct dtl_source_ops {
 	double (*interval)(const struct dtl_source *src);
 	bool (*ended)(const struct dtl_source *src, const char **warning);
 	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
+	/* NULL: always; a recording followed as it grows: its next interval is written */
+	bool (*ready)(struct dtl_source *src);
 	/* Its own VPA counters for the witness (the simulator's), in step with what it handed out. */
 	int (*vpa)(const struct dtl_source *src, unsigned int cpu, struct dtl_vpa *v);
 	/* The VPA's dtl_idx when this source registered cpu's DTL (debugfs): 0, or -1 unknown. */

@@ -40,6 +40,8 @@ struct replay {
 	bool eof;
 	bool eof_in_interval;		/* the file ended before this interval's end */
 	bool pipe;			/* read once, no going back */
+	bool follow;			/* --follow: the file is still being written */
+	unsigned int follow_waits;	/* for a rotated set's next file, after an end marker */
 	unsigned int group;		/* recorded intervals per shown one (-d) */
 	bool converted;			/* from a perf.data */
 	char import_warning[2048];	/* a damaged perf.data's */
@@ -349,6 +351,13 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err, errlen);
+	/* followed from its first moment, a file may not hold its header yet: a moment more */
+	for (int i = 0; !p->r && o->replay_follow && !p->pipe && i < 50; i++) {
+		dtl_source__sleep(100);
+		rewind(p->f);
+		p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err,
+					    errlen);
+	}
 	if (!p->r || (o->kallsyms && own_syms(p, o->kallsyms, err, errlen))) {
 		if (p->r)
 			dtl_rec_reader__close(p->r);
@@ -381,6 +390,13 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 			goto refuse;
 		}
 		p->group = (unsigned int)round(k);
+	}
+	p->follow = o->replay_follow;
+	if (p->follow && (p->pipe || p->converted || p->group != 1)) {
+		snprintf(err, errlen, "--follow plays a dtltop recording file as it is written, each "
+			 "interval as recorded: %s", p->pipe ? "not a pipe" : p->converted ?
+			 "not a perf.data" : "no -d");
+		goto refuse;
 	}
 	if (!p->set)	/* a set's is the file being read: FILE.first */
 		snprintf(p->name, sizeof(p->name), "%s", o->replay);
@@ -511,15 +527,47 @@ static bool next_file(struct dtl_source *src)
 	return true;
 }
 
+/*
+ * --follow, a set's file closed whole: its writer opens the next at once,
+ * so it is waited for a moment (40 times 50 ms) before the replay ends.
+ */
+static bool follow_next_file(struct replay *p)
+{
+	if (!p->follow || !p->set || !p->r || !dtl_rec_reader__complete(p->r) ||
+	    dtl_rec_reader__warning(p->r) || p->follow_waits >= 40)
+		return false;
+	p->follow_waits++;
+	dtl_source__sleep(50);
+	return true;
+}
+
+/*
+ * --follow, within an interval: the loop saw its first chunk written, but
+ * the rest may be in a set's next file, not written yet. A short wait (at
+ * most two recorded intervals and a second) before it is taken for the end.
+ */
+static void follow_within(struct replay *p)
+{
+	double most = 2 * (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) + 1;
+
+	for (int i = 0; p->follow && p->r && i < most * 20 && !dtl_rec_reader__ready(p->r); i++)
+		dtl_source__sleep(50);
+}
+
 static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	struct replay *p = src->priv;
 	struct dtl_rec_event ev;
 
 	while (p->consumed < p->released) {
+		follow_within(p);
 		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
-			if (next_file(src))
+			if (next_file(src)) {
+				p->follow_waits = 0;
 				continue;	/* a rotated set goes on in its next file */
+			}
+			if (follow_next_file(p))
+				continue;
 			/* a -d of several ended early: what it holds is shown, for its own length */
 			p->eof = true;
 			p->eof_in_interval = p->interval_s <= 0;
@@ -619,6 +667,14 @@ static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
 	p->eof_in_interval = p->eof;
 }
 
+/* --follow: the next interval is on disk (or the recording ended: the read says so). */
+static bool replay_ready(struct dtl_source *src)
+{
+	struct replay *p = src->priv;
+
+	return !p->follow || !p->r || p->eof || dtl_rec_reader__ready(p->r);
+}
+
 static int replay_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
 {
 	(void)src, (void)mask;
@@ -689,6 +745,13 @@ static int opt_speed(struct dtl_source_opts *o, const char *a, char *err, size_t
 	return 0;
 }
 
+static int opt_follow(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)a, (void)err, (void)errlen;
+	o->replay_follow = true;
+	return 0;
+}
+
 static int opt_kallsyms(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
 {
 	(void)err, (void)errlen;
@@ -701,6 +764,8 @@ static const struct dtl_source_opt replay_opts[] = {
 	  opt_read },
 	{ "speed", 0, required_argument, "N|max", "replay speed (default 1 in the TUI, max with -b)",
 	  opt_speed },
+	{ "follow", 0, no_argument, NULL, "with -r, play the recording as it is written, as tail -f "
+	  "does (dtltop -w or the exporter's recording): each interval as it comes", opt_follow },
 	{ "kallsyms", 0, required_argument, "FILE", "the recorded machine's /proc/kallsyms, to name "
 	  "where preempts hit in a perf.data (a recording carries its own)", opt_kallsyms },
 	{ NULL, 0, 0, NULL, NULL, NULL },
@@ -720,4 +785,5 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.interval = replay_interval,
 	.ended = replay_ended,
 	.rewind = replay_rewind,
+	.ready = replay_ready,
 };

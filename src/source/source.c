@@ -162,6 +162,11 @@ bool dtl_source__ended(const struct dtl_source *src, const char **warning)
 	return src->ops->ended && src->ops->ended(src, warning);
 }
 
+bool dtl_source__ready(struct dtl_source *src)
+{
+	return !src->ops->ready || src->ops->ready(src);
+}
+
 bool dtl_source__recorded(const struct dtl_source *src)
 {
 	return src->ops->ended != NULL;

@@ -30,6 +30,7 @@ struct dtl_source_opts {
 	const char *replay;		/* -r FILE */
 	double speed;			/* replay speed; 0 = as fast as possible */
 	bool have_speed;
+	bool replay_follow;		/* --follow: a recording played as it is written */
 	const char *kallsyms;		/* --kallsyms FILE: a replay's kernel symbols */
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 	bool no_tasks;			/* --no-tasks: no switch stream (perf, debugfs) */
@@ -101,6 +102,11 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/*
+ * The next interval can be read whole now: always, but for a recording
+ * still being written (--follow), whose next interval may not be yet.
+ */
+bool dtl_source__ready(struct dtl_source *src);
 /* Back to a recording's first interval, as just opened; -1 if not a recording. */
 int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 /* A recording's -d, for pacing its replay. */
