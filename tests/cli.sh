@@ -646,6 +646,40 @@ expect_error "--follow with -d" "--follow plays a dtltop recording file as it is
 out=$(cat "$f/one.dtl" | "$DTLTOP" --no-config -r /dev/stdin --follow -b 2>&1 >/dev/null)
 [ $? = 2 ] && grep -q -- '--follow plays .*: not a pipe' <<<"$out" && ok || fail "--follow of a pipe: $out"
 
+# --- --begin/--end: a replay's window is the same rows as the whole replay's, by a time of
+# day, an ISO 8601 time, back from the end (read from the last chunks: a cut file's last
+# whole interval), an interval number, over a rotated set; what cannot be a window is refused
+w=$tmp/win
+mkdir -p "$w"
+"$DTLTOP" --no-config --sim=vcpus=2,smt=2,busy=50,clock=virtual -d 30 -n 120 -b --csv -o "$w/all.csv" -w "$w/day.dtl" ||
+	fail "an hour's recording"
+slice() { { head -1 "$w/all.csv"; awk -F, -v a="$1" -v b="$2" 'NR > 1 && $1 > a && $1 <= b' "$w/all.csv"; }; }
+win() { "$DTLTOP" --no-config -r "$w/day.dtl" -b --csv "$@" 2>"$w/err"; }
+win --begin 00:20 --end 00:30 | cmp -s - <(slice 2025-01-01T00:20:00.000Z 2025-01-01T00:30:00.000Z) &&
+	[ ! -s "$w/err" ] && ok || fail "--begin 00:20 --end 00:30: $(cat "$w/err")"
+win --begin 2025-01-01T00:45:00Z | cmp -s - <(slice 2025-01-01T00:45:00.000Z 9) && ok || fail "--begin ISO 8601"
+win --begin -10m | cmp -s - <(slice 2025-01-01T00:50:00.000Z 9) && ok || fail "--begin -10m: $(cat "$w/err")"
+win --begin '#11' --end '#12' | cmp -s - <(slice 2025-01-01T00:05:00.000Z 2025-01-01T00:06:00.000Z) && ok ||
+	fail "--begin #11 --end #12"
+# a file cut mid-chunk: -10m counts back from its last whole interval
+head -c $(($(stat -c %s "$w/day.dtl") * 3 / 4)) "$w/day.dtl" >"$w/cut.dtl"
+last=$("$DTLTOP" --no-config -r "$w/cut.dtl" -b --csv 2>/dev/null | awk -F, 'NR > 1 { t = $1 } END { print t }')
+first=$("$DTLTOP" --no-config -r "$w/cut.dtl" -b --csv --begin -3m 2>/dev/null | awk -F, 'NR == 2 { print $1 }')
+[ -n "$last" ] && [ "$(date -u -d "${last%.000Z}Z" +%s)" = $(($(date -u -d "${first%.000Z}Z" +%s) + 150)) ] && ok ||
+	fail "--begin -3m of a cut file: first $first, last $last"
+# a rotated set: the window spans its files
+"$DTLTOP" --no-config --sim=vcpus=2,smt=2,busy=50,clock=virtual -d 30 -n 60 -b --csv -o "$w/set.csv" -w "$w/set.dtl" --rotate 10m ||
+	fail "a rotated recording"
+"$DTLTOP" --no-config -r "$w/set.dtl" -b --csv --begin 00:08 --end 00:22 |
+	cmp -s - <({ head -1 "$w/set.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:08:00.000Z" && $1 <= "2025-01-01T00:22:00.000Z"' "$w/set.csv"; }) &&
+	ok || fail "--begin/--end over a rotated set"
+expect_error "--begin without -r" "--begin takes a window of a replay (-r FILE)" --no-config --sim --begin 00:10 -b
+expect_error "--begin with -w" "not written to a recording" --no-config -r "$w/day.dtl" --begin 00:10 -b -w "$w/x.dtl"
+expect_error "a bad --begin" "--begin: bad time 'noon'" --no-config -r "$w/day.dtl" --begin noon -b
+expect_error "--end before --begin" "--end 00:10 is not after --begin 00:20" --no-config -r "$w/day.dtl" --begin 00:20 --end 00:10 -b
+out=$("$DTLTOP" --no-config -r "$w/day.dtl" -b --begin 03:00 2>&1 >/dev/null)
+[ $? = 1 ] && [ "$out" = "dtltop: the recording ends before --begin 03:00" ] && ok || fail "--begin past the end: $out"
+
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
 # its strict parser

@@ -219,6 +219,20 @@ expect 'end of the recording after interval 10$' "--follow ends with the writer'
 ! screen | grep -q 'killed' && ok || fail "--follow called a closed recording killed"
 wait "$fw"
 
+# --begin/--end in the TUI: the header says the recorded interval and the speed, T stays in
+# the window, and the replay pauses at the window's end
+T kill-server 2>/dev/null
+sock="$sock-w"
+"$DTLTOP" --no-config --sim=vcpus=2,smt=2,busy=50,clock=virtual -d 30 -n 40 -b -w "$tmp/win.dtl" >/dev/null ||
+	fail "a recording for the window"
+T new-session -d -s t -x 150 -y 30 "$DTLTOP --no-config -r $tmp/win.dtl --begin 00:05 --end 00:08 --speed 60 --no-color 2>$tmp/stderrw; sleep 30"
+expect '30s intervals at 60x' "the header says the recorded interval and the speed"
+expect 'end of the window \(--end 00:08\) after interval 16$' "the replay pauses at the window's end"
+keys b '#11' Enter
+expect 'interval 11, ending 00:05:30 UTC' "b jumps within the window"
+keys T
+expect 'already at the first interval of the window \(--begin\)' "T stays in the window"
+
 # replay: t / T step, b jumps; what is shown is what the batch CSV has for that interval
 T kill-server 2>/dev/null
 sock="$sock-3"

@@ -958,6 +958,51 @@ bool dtl_rec_reader__ready(struct dtl_rec_reader *r)
 	return true;
 }
 
+int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns)
+{
+	uint64_t at[3] = { 0, 0, 0 }, off = r->off, end;
+	uint8_t hdr[CHUNK_HDR];
+	struct stat st;
+	int found = -1;
+
+	if (fstat(fileno(r->f), &st) || r->pend || r->pos < r->len)
+		return -1;
+	end = (uint64_t)st.st_size;
+	/* the headers alone, to the last whole chunk: the last three data chunks kept */
+	while (off + CHUNK_HDR <= end && fseeko(r->f, (off_t)off, SEEK_SET) == 0 &&
+	       fread(hdr, 1, sizeof(hdr), r->f) == sizeof(hdr) && get32(hdr) == CHUNK_MAGIC &&
+	       crc_ok(get32(hdr + 20), hdr, 20) && off + CHUNK_HDR + get32(hdr + 8) <= end) {
+		if (hdr[4] == CHUNK_DATA) {
+			at[0] = at[1];
+			at[1] = at[2];
+			at[2] = off;
+		}
+		off += CHUNK_HDR + get32(hdr + 8);
+	}
+	/* the end marker may have a chunk of its own: the tick is in one of the last */
+	for (int i = 0; i < 3; i++) {
+		struct dtl_rec_event ev;
+
+		if (!at[i] || fseeko(r->f, (off_t)at[i], SEEK_SET))
+			continue;
+		r->off = at[i];
+		r->pos = r->len = 0;
+		r->pend = 0;
+		r->done = false;
+		clearerr(r->f);
+		while (dtl_rec_reader__next(r, &ev) > 0) {
+			if (ev.kind == DTL_REC_TICK) {
+				*ts_ns = ev.ts_ns;
+				found = 0;
+			}
+			if (r->pos >= r->len && !r->pend)
+				break;	/* this chunk read: the next is the following i */
+		}
+	}
+	r->done = true;
+	return found;
+}
+
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)
 {
 	return r->complete;

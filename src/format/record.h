@@ -131,6 +131,13 @@ const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r);
  * is done (next() says how). False: the writer has not written it yet.
  */
 bool dtl_rec_reader__ready(struct dtl_rec_reader *r);
+/*
+ * Where a reader just opened ends: the last whole interval's tick, found by
+ * walking the chunk headers and reading only the last chunks (a day's file
+ * in milliseconds). 0 and *ts_ns, or -1 when no interval ends in it. The
+ * reader is then at its end: open another to replay.
+ */
+int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns);
 /* The file ended with the writer's end marker (1.1): it was not cut short. */
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r);
 void dtl_rec_reader__close(struct dtl_rec_reader *r);

@@ -57,6 +57,9 @@ struct dtl_loop {
 	double smooth_s;		/* the TUI's smoothing, 0 off */
 	bool fresh;			/* the refill is a new interval's */
 	struct smooth *smooth;		/* smooth.c */
+	/* --begin, --end (window.c): by time (0 none), or by interval number (0 none) */
+	uint64_t win_begin_ns, win_end_ns, win_begin_iv, win_end_iv;
+	uint64_t win_first;	/* the window's first interval's number; 0: 1 */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
@@ -82,6 +85,10 @@ void loop_redraw(struct dtl_loop *l);
 bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint64_t *ts);
 void loop_end_status(struct dtl_loop *l, const char *warning);
 
+/* window.c: a replay's --begin and --end */
+int loop_window_init(struct dtl_loop *l, char *err, size_t errlen);
+bool loop_window_skip(struct dtl_loop *l, uint64_t interval_ns);
+bool loop_window_over(struct dtl_loop *l);
 /* nav.c: a replay's moves */
 void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns);
 void loop_step_by(struct dtl_loop *l, int step);

@@ -207,6 +207,7 @@ static void build_model(struct dtl_loop *l)
 	m->since_start = l->since_start;
 	m->smooth_s = l->smooth_s > 0 && !l->since_start ? l->smooth_s : 0;
 	m->recorded = dtl_source__recorded(l->src);
+	m->recorded_interval_s = m->recorded ? dtl_source__recorded_interval(l->src) : 0;
 	m->lparcfg = &l->shown_lparcfg;
 	m->lpar = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
 	m->status = l->status;
@@ -363,6 +364,24 @@ int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 	else if (l->status[0])
 		fprintf(stderr, "dtltop: note: %s\n", l->status);	/* a script's log says it */
 	loop_pace_begin(l, &pace);
+	if (!loop_window_skip(l, (uint64_t)(l->o.interval_s * 1e9))) {
+		if (loop_stopped(l))
+			return 0;
+		snprintf(l->status, sizeof(l->status), "the recording ends before --begin %.400s",
+			 l->o.begin);
+		if (!loop_interactive(l)) {
+			fprintf(stderr, "dtltop: %s\n", l->status);
+			return 1;
+		}
+		l->paused = true;
+		loop_redraw(l);
+	}
+	/* a replay shows its first interval at once, not a recorded interval later */
+	if (dtl_source__recorded(l->src) && !pace.virt) {
+		uint64_t first = (uint64_t)(l->o.interval_s * 1e9);
+
+		pace.start = pace.start > first ? pace.start - first : 0;
+	}
 	for (;;) {
 		uint64_t interval_ns = (uint64_t)(l->o.interval_s * 1e9), ts;
 		uint64_t deadline = pace.start + interval_ns;
@@ -375,6 +394,16 @@ int dtl_loop__run(struct dtl_loop *l, struct dtl_view *v)
 			return 0;
 		if (l->paused && dtl_source__recorded(l->src)) {
 			pace.start = deadline;	/* a paused replay stands still */
+			continue;
+		}
+		if (loop_window_over(l) && !l->paused) {
+			/* the window's end: as a recording's end */
+			if (!loop_interactive(l))
+				return 0;
+			snprintf(l->status, sizeof(l->status), "end of the window (--end %.400s) after "
+				 "interval %llu", l->o.end, (unsigned long long)l->shown);
+			l->paused = true;
+			loop_redraw(l);
 			continue;
 		}
 		if (!dtl_source__ready(l->src)) {
@@ -440,6 +469,10 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	read_lparcfg(l, false);	/* the recording has the first in its header */
 	if (!dtl_source__clock(src, &l->replay_start_ns))
 		l->replay_start_ns = 0;
+	if (loop_window_init(l, err, errlen)) {
+		dtl_loop__delete(l, 0);	/* takes the source down too, as the failures above */
+		return NULL;
+	}
 	if (dtl_source__note(src))
 		snprintf(l->status, sizeof(l->status), "%s", dtl_source__note(src));
 	l->table.selected = o->src.have_cpus;

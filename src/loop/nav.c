@@ -51,6 +51,13 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 	loop_start_stats(l);
 	loop_sync_online(l);
 	*ts = l->replay_start_ns;
+	/* a window (--begin) starts there again, its totals its own */
+	if (!loop_window_skip(l, (uint64_t)(l->o.interval_s * 1e9))) {
+		snprintf(l->status, sizeof(l->status), "cannot go back to --begin %.400s", l->o.begin);
+		return -1;
+	}
+	if (!dtl_source__clock(l->src, ts))
+		*ts = l->replay_start_ns;
 	return 0;
 }
 
@@ -79,6 +86,11 @@ void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
 	if ((target ? target <= l->shown : at_ns < ts) && rewind_replay(l, &ts))
 		return;
 	while (target ? l->shown < target : ts < at_ns) {
+		if (loop_window_over(l)) {
+			snprintf(l->status, sizeof(l->status), "end of the window (--end %.400s) after "
+				 "interval %llu", l->o.end, (unsigned long long)l->shown);
+			break;
+		}
 		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts)) {
 			dtl_source__ended(l->src, &warning);
 			loop_end_status(l, warning);
@@ -95,8 +107,9 @@ void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
 void loop_step_by(struct dtl_loop *l, int step)
 {
 	l->status[0] = '\0';
-	if (step < 0 && l->shown <= 1)
-		snprintf(l->status, sizeof(l->status), "already at the first interval");
+	if (step < 0 && l->shown <= (l->win_first > 1 ? l->win_first : 1))
+		snprintf(l->status, sizeof(l->status), "already at the first interval%s",
+			 l->win_first > 1 ? " of the window (--begin)" : "");
 	else
 		loop_seek(l, step < 0 ? l->shown - 1 : l->shown + 1, 0);
 }

@@ -42,6 +42,7 @@ struct dtl_opts {
 	enum dtl_hist_by hist_by;	/* --hist-by */
 	enum dtl_metrics_by metrics_by;	/* --metrics-by */
 	unsigned int metrics_cgroups;	/* --metrics-cgroups: who pays, bounded */
+	const char *begin, *end;	/* --begin, --end: a replay's window, as typed */
 	const char *listen;	/* --listen [ADDR:]PORT */
 	const char *web_config;	/* --web-config FILE: TLS and users for --listen */
 	const char *textfile;	/* --textfile DIR */
@@ -64,6 +65,12 @@ int dtl_opts__parse(struct dtl_opts *o, int argc, char **argv, char *err, size_t
  */
 int dtl_opts__parse_when(const char *s, uint64_t start_ns, uint64_t *at_ns, uint64_t *interval,
 			 char *err, size_t errlen);
+/*
+ * The same, and YYYY-MM-DD[THH:MM[:SS][Z]] (UTC), units on +N (s, m, h, d),
+ * and -N back from end_ns, the recording's end (0: not known, refused).
+ */
+int dtl_opts__parse_time(const char *s, uint64_t start_ns, uint64_t end_ns, uint64_t *at_ns,
+			 uint64_t *interval, char *err, size_t errlen);
 void dtl_opts__usage(FILE *f);
 
 /* What W keeps: the settings as they are now on screen. */

@@ -29,6 +29,15 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 			 "--group=task or --group=cgroup");
 		return -1;
 	}
+	if ((o->begin || o->end) && !o->src.replay) {
+		snprintf(err, errlen, "--%s takes a window of a replay (-r FILE)", o->begin ? "begin" : "end");
+		return -1;
+	}
+	if ((o->begin || o->end) && o->write) {
+		snprintf(err, errlen, "--begin and --end are not written to a recording (-w): it would "
+			 "begin before the window");
+		return -1;
+	}
 	if (o->web_config && !o->listen) {
 		snprintf(err, errlen, "--web-config is for --listen");
 		return -1;

@@ -316,6 +316,30 @@ static int set_listen(struct dtl_opts *o, const char *a, char *err, size_t errle
 	return dtl_http__parse_addr(a, &addr, err, errlen);
 }
 
+static int set_when(const char **dst, const char *name, const char *a, char *err, size_t errlen)
+{
+	uint64_t at, iv;
+	char why[256];
+
+	/* the recording's start and end are not known yet: the form is checked now, the time at open */
+	if (dtl_opts__parse_time(a, 0, UINT64_MAX / 2, &at, &iv, why, sizeof(why))) {
+		snprintf(err, errlen, "--%s: %s", name, why);
+		return -1;
+	}
+	*dst = a;
+	return 0;
+}
+
+static int set_begin(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return set_when(&o->begin, "begin", a, err, errlen);
+}
+
+static int set_end(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	return set_when(&o->end, "end", a, err, errlen);
+}
+
 static int set_web_config(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	if (!a[0] || strlen(a) >= 4096) {
@@ -414,6 +438,9 @@ static const struct opt opts[] = {
 	  PARSE(set_delay), "delay" },
 	{ "batch", 'b', NO, NULL, NULL, "print the table every interval, no TUI",
 	  FLAG(batch), NULL },
+	{ "begin", 0, REQ, "TIME", NULL, "with -r, start at TIME: HH:MM[:SS] UTC, YYYY-MM-DD[THH:MM"
+	  "[:SS]], +N or -N (from the end) with s, m, h or d, #interval", PARSE(set_begin), NULL },
+	{ "end", 0, REQ, "TIME", NULL, "with -r, end at TIME (as --begin)", PARSE(set_end), NULL },
 	{ "iterations", 'n', REQ, "N", NULL, "stop after N intervals",
 	  PARSE(set_iterations), NULL },
 	{ "format", 0, REQ, NULL, NULL, "batch output format (default text)",

@@ -667,6 +667,38 @@ static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
 	p->eof_in_interval = p->eof;
 }
 
+/* The last file of the set (or the file): its last chunks' tick, read by a reader of its own. */
+static bool replay_end_clock(const struct dtl_source *src, uint64_t *ns)
+{
+	const struct replay *p = src->priv;
+	char path[4096], next[4096];
+	struct dtl_rec_reader *r;
+	struct dtl_rec_meta *m;
+	unsigned int n = p->seq;
+	bool ok = false;
+	char err[512];
+	FILE *f;
+
+	if (p->pipe || p->converted)
+		return false;
+	snprintf(path, sizeof(path), "%s", p->name);
+	for (; p->set; n++) {
+		dtl_rec_set__path(p->base, n + 1, next, sizeof(next));
+		if (access(next, R_OK))
+			break;
+		memcpy(path, next, sizeof(path));
+	}
+	m = malloc(sizeof(*m));
+	f = m ? fopen(path, "rb") : NULL;
+	r = f ? dtl_rec_reader__open(f, path, m, err, sizeof(err)) : NULL;
+	ok = r && dtl_rec_reader__last_tick(r, ns) == 0;
+	dtl_rec_reader__close(r);
+	if (f)
+		fclose(f);
+	free(m);
+	return ok;
+}
+
 /* --follow: the next interval is on disk (or the recording ended: the read says so). */
 static bool replay_ready(struct dtl_source *src)
 {
@@ -786,4 +818,5 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.ended = replay_ended,
 	.rewind = replay_rewind,
 	.ready = replay_ready,
+	.end_clock = replay_end_clock,
 };

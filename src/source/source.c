@@ -162,6 +162,12 @@ bool dtl_source__ended(const struct dtl_source *src, const char **warning)
 	return src->ops->ended && src->ops->ended(src, warning);
 }
 
+bool dtl_source__end_clock(const struct dtl_source *src, uint64_t *ns)
+{
+	*ns = 0;
+	return src->ops->end_clock && src->ops->end_clock(src, ns);
+}
+
 bool dtl_source__ready(struct dtl_source *src)
 {
 	return !src->ops->ready || src->ops->ready(src);

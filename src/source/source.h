@@ -107,6 +107,8 @@ bool dtl_source__recorded(const struct dtl_source *src);
  * still being written (--follow), whose next interval may not be yet.
  */
 bool dtl_source__ready(struct dtl_source *src);
+/* Where a recording's last interval ends (its clock); false where it cannot be known. */
+bool dtl_source__end_clock(const struct dtl_source *src, uint64_t *ns);
 /* Back to a recording's first interval, as just opened; -1 if not a recording. */
 int dtl_source__rewind(struct dtl_source *src, char *err, size_t errlen);
 /* A recording's -d, for pacing its replay. */

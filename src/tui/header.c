@@ -64,17 +64,26 @@ static void trend_text(const struct dtl_tui *t, const struct dtl_row *a, char *b
 /* level 0: all; 1: without the source's details; 2: without the version too */
 static void title_text(const struct dtl_model *m, int level, char *buf, size_t len)
 {
-	char mask[32], cpus[64], clk[48], smooth[32] = "";
+	char mask[32], cpus[64], clk[48], smooth[32] = "", pace[48];
 
+	/* a replay: the interval it was recorded with, and how fast it plays */
+	if (m->recorded && m->recorded_interval_s > 0 && m->interval_s > 0 &&
+	    m->recorded_interval_s / m->interval_s > 99999)
+		snprintf(pace, sizeof(pace), "%gs intervals at full speed", m->recorded_interval_s);
+	else if (m->recorded && m->recorded_interval_s > 0 && m->interval_s > 0)
+		snprintf(pace, sizeof(pace), "%gs intervals at %gx", m->recorded_interval_s,
+			 m->recorded_interval_s / m->interval_s);
+	else
+		snprintf(pace, sizeof(pace), "every %gs", m->interval_s);
 	dtl_mask__format(m->mask, mask, sizeof(mask));
 	dtl_model__cpus(m, cpus, sizeof(cpus));
 	clock_text(m, clk, sizeof(clk));
 	if (m->smooth_s > 0)
 		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
-	snprintf(buf, len, "dtltop%s%s%s%s%s  %s  %s%s%s  mask %s (0x%x)  every %gs  %s",
+	snprintf(buf, len, "dtltop%s%s%s%s%s  %s  %s%s%s  mask %s (0x%x)  %s  %s",
 		 level < 2 ? " " : "", level < 2 ? DTLTOP_VERSION : "", m->paused ? "  [PAUSED]" : "",
 		 m->since_start ? "  [since start]" : "", smooth, clk, m->source,
-		 level < 1 ? " " : "", level < 1 ? m->detail : "", mask, m->mask, m->interval_s, cpus);
+		 level < 1 ? " " : "", level < 1 ? m->detail : "", mask, m->mask, pace, cpus);
 }
 
 /* The all row's figures, or the VPA's where no DTL was read. */

@@ -36,6 +36,7 @@ struct dtl_model {
 	bool paused;
 	bool since_start;
 	bool recorded;			/* a replay: times are the recording's */
+	double recorded_interval_s;	/* a replay's interval as recorded (-d's grouping), else 0 */
 	double smooth_s;		/* rows smoothed over this many seconds (the TUI); 0 not */
 	const struct dtl_lparcfg *lparcfg;
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */

@@ -296,13 +296,46 @@ TEST(replay_jump_times_parse_or_are_refused)
 	CHECK_EQ(at, day + 5400ull * 1000000000ull);
 	CHECK_EQ(dtl_opts__parse_when("00:10:05", start, &at, &n, err, sizeof(err)), 0);
 	CHECK_EQ(at, day + 86400000000000ull + 605ull * 1000000000ull);	/* before the start: next day */
-	const char *bad[] = { "", "#", "#0", "#-1", "#x", "24:00", "1:60", "12:00:00x", "+", "-3",
-			      "1e99", "abc", "12:3a" };
+	const char *bad[] = { "", "#", "#0", "#-1", "#x", "24:00", "1:60", "12:00:00x", "+",
+			      "1e99", "abc", "12:3a", "2025-13-01", "2025-02-30", "2025-01-01T25:00",
+			      "2025-01-01+02:00", "1x", "1hh", "-", "--1h", "-1y", ".5" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		CHECK_EQ(dtl_opts__parse_when(bad[i], start, &at, &n, err, sizeof(err)), -1);
-		CHECK_CONTAINS(err, "bad time '");
+		if (!strstr(err, "bad time '"))
+			T_FAIL("'%s': '%s'", bad[i], err);
 	}
+	/* back from the end: only where the end is known */
+	CHECK_EQ(dtl_opts__parse_when("-3", start, &at, &n, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "counts back from the recording's end");
+}
+
+/* --begin and --end: dates, ISO 8601, units, and back from the recording's end. */
+TEST(replay_window_times)
+{
+	const uint64_t s = 1000000000ull, day = 20089ull * 86400 * s, start = day + 3600 * s;
+	uint64_t at, n, end = start + 86400 * s;
+	char err[128];
+
+	CHECK_EQ(dtl_opts__parse_time("2025-01-01", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, 1735689600ull * s);
+	CHECK_EQ(dtl_opts__parse_time("2025-01-01T12:30:05Z", start, end, &at, &n, err,
+				      sizeof(err)), 0);
+	CHECK_EQ(at, (1735689600ull + 12 * 3600 + 30 * 60 + 5) * s);
+	CHECK_EQ(dtl_opts__parse_time("2025-01-01 12:30", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, (1735689600ull + 12 * 3600 + 30 * 60) * s);
+	CHECK_EQ(dtl_opts__parse_time("-1h", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, end - 3600 * s);
+	CHECK_EQ(dtl_opts__parse_time("-90m", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, end - 5400 * s);
+	CHECK_EQ(dtl_opts__parse_time("+2d", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, start + 2 * 86400 * s);
+	CHECK_EQ(dtl_opts__parse_time("+1.5h", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, start + 5400 * s);
+	CHECK_EQ(dtl_opts__parse_time("-2d", start, end, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, end - 2 * 86400 * s);
+	CHECK_EQ(dtl_opts__parse_time("-1h", start, 1000 * s, &at, &n, err, sizeof(err)), 0);
+	CHECK_EQ(at, 0);	/* before the epoch: the start of everything */
 }
 
 /* What the writers named (NULL-ended) make of one interval whose host is host. */
