@@ -185,6 +185,10 @@ src/stats/counts.h ^ steal & -(uint64_t)((DTL_PREEMPT_CEDE_MASK >> p) & 1) ^ ste
 src/source/sim/guest.c ^ \t\tv->sw[v->nsw - 1].tb = SIM_TB0 + t0;\n ^ \n ^ simulator: a thread stopped before its run began switches its task after the stop (truth and stream disagree)
 src/check/run.c ^ \tif (want_tasks && !s->tasks)\n\t\t*works = false; ^ \tif (0)\n\t\t*works = false; ^ --check exits 0 when who pays was asked and does not work (by cli)
 src/check/facts.c ^ \tif (c.have_pool_idle)\n ^ \tif (!c.have_pool_idle)\n ^ --check says pool data is off where the partition reads it (by cli)
+src/source/sim/hv.c ^ used[i] = w < l[i].ent ? w : l[i].ent; ^ used[i] = l[i].ent; ^ frame: an LPAR's unused entitlement kept from the pool
+src/source/sim/frame.c ^ if (q->dedicated || q->pool_id != p->pool_id || p->dedicated) ^ if (q->dedicated || p->dedicated) ^ frame: the LPARs of another pool counted as peers
+src/view/webconfig.c ^ return ok && !diff; ^ return ok; ^ --web-config: any password of the hash's length passes
+src/loop/window.c ^ return l->win_end_ns && clock_now(l) + half(l) > l->win_end_ns; ^ return l->win_end_ns && clock_now(l) > l->win_end_ns; ^ --end: an interval past the window's end shown (by cli)
 EOF
 	)
 fi

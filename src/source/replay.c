@@ -319,6 +319,34 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 	return 0;
 }
 
+/* The header and meta chunk; followed from its first moment, a file may not hold them yet. */
+static struct dtl_rec_reader *open_reader(struct replay *p, const struct dtl_source_opts *o,
+					  char *err, size_t errlen)
+{
+	const char *name = p->set ? p->name : o->replay;
+	struct dtl_rec_reader *r = dtl_rec_reader__open(p->f, name, &p->meta, err, errlen);
+
+	for (int i = 0; !r && o->replay_follow && !p->pipe && i < 50; i++) {
+		dtl_source__sleep(100);
+		rewind(p->f);
+		r = dtl_rec_reader__open(p->f, name, &p->meta, err, errlen);
+	}
+	return r;
+}
+
+/* --follow reads a file as it grows, each interval as recorded. */
+static int follow_check(struct replay *p, const struct dtl_source_opts *o, char *err,
+			size_t errlen)
+{
+	p->follow = o->replay_follow;
+	if (!p->follow || (!p->pipe && !p->converted && p->group == 1))
+		return 0;
+	snprintf(err, errlen, "--follow plays a dtltop recording file as it is written, each "
+		 "interval as recorded: %s", p->pipe ? "not a pipe" : p->converted ?
+		 "not a perf.data" : "no -d");
+	return -1;
+}
+
 static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		       char *err, size_t errlen)
 {
@@ -350,14 +378,7 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		free(p);
 		return -1;
 	}
-	p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err, errlen);
-	/* followed from its first moment, a file may not hold its header yet: a moment more */
-	for (int i = 0; !p->r && o->replay_follow && !p->pipe && i < 50; i++) {
-		dtl_source__sleep(100);
-		rewind(p->f);
-		p->r = dtl_rec_reader__open(p->f, p->set ? p->name : o->replay, &p->meta, err,
-					    errlen);
-	}
+	p->r = open_reader(p, o, err, errlen);
 	if (!p->r || (o->kallsyms && own_syms(p, o->kallsyms, err, errlen))) {
 		if (p->r)
 			dtl_rec_reader__close(p->r);
@@ -391,13 +412,8 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		}
 		p->group = (unsigned int)round(k);
 	}
-	p->follow = o->replay_follow;
-	if (p->follow && (p->pipe || p->converted || p->group != 1)) {
-		snprintf(err, errlen, "--follow plays a dtltop recording file as it is written, each "
-			 "interval as recorded: %s", p->pipe ? "not a pipe" : p->converted ?
-			 "not a perf.data" : "no -d");
+	if (follow_check(p, o, err, errlen))
 		goto refuse;
-	}
 	if (!p->set)	/* a set's is the file being read: FILE.first */
 		snprintf(p->name, sizeof(p->name), "%s", o->replay);
 	/* -r FILE.N, a member of a set: from there on, as -r FILE from its first */

@@ -74,15 +74,120 @@ static double peer_want(const struct dtl_sim_params *q)
 	return q->vps * (1 - pow(1 - q->load, q->smt));
 }
 
+/*
+ * The first pass: every line checked (q holds each in turn), names and ids
+ * told apart, and the line of the LPAR named name kept in self with the
+ * command line's keys s after it. 0, or -1 with err.
+ */
+static int find_self(const char *s, const char *path, const char *text, size_t len,
+		     const char *name, struct dtl_sim_params *q, char *self, size_t selflen,
+		     unsigned int *self_ln, char *err, size_t errlen)
+{
+	char line[FRAME_LINE], names[DTL_HV_FRAME_MAX][64], e[384];
+	unsigned int ids[DTL_HV_FRAME_MAX], nl = 0, ln = 0;
+	const char *t = text, *end = text + len;
+	int r;
+
+	self[0] = '\0';
+	while ((r = next_line(&t, end, line, sizeof(line))) != 0) {
+		ln++;
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%u: a line longer than %d bytes", path, ln, FRAME_LINE - 1);
+			return -1;
+		}
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (sim_params_parse(line, q, e, sizeof(e))) {
+			snprintf(err, errlen, "%s:%u: %s", path, ln, e);
+			return -1;
+		}
+		if (q->frame[0] || !q->name[0] || nl == DTL_HV_FRAME_MAX) {
+			snprintf(err, errlen, "%s:%u: %s", path, ln, q->frame[0] ? "frame= in a frame file" :
+				 !q->name[0] ? "an LPAR without name=" : "more than 32 LPARs in one frame");
+			return -1;
+		}
+		if (sim_params_given(q, "other") || sim_params_given(q, "oent")) {
+			snprintf(err, errlen, "%s:%u: other= and oent= are the frame's other lines "
+				 "here", path, ln);
+			return -1;
+		}
+		for (unsigned int i = 0; i < nl; i++)
+			if (strcmp(names[i], q->name) == 0 || ids[i] == q->lpar_id) {
+				snprintf(err, errlen, "%s:%u: LPAR %s (id %u) named twice in one frame",
+					 path, ln, q->name, q->lpar_id);
+				return -1;
+			}
+		snprintf(names[nl], sizeof(names[nl]), "%s", q->name);
+		ids[nl++] = q->lpar_id;
+		if (strcmp(q->name, name) == 0) {
+			snprintf(self, selflen, "%s,%s", line, s);
+			*self_ln = ln;
+		}
+	}
+	if (!self[0]) {
+		snprintf(err, errlen, "%s: no LPAR name=%s in the frame (%u LPARs)", path, name, nl);
+		return -1;
+	}
+	return 0;
+}
+
+/* The second pass: the other LPARs of p's pool, its peers (q holds each line in turn). */
+static int add_peers(const char *path, const char *text, size_t len, unsigned int self_ln,
+		     struct dtl_sim_params *p, struct dtl_sim_params *q, char *err, size_t errlen)
+{
+	const char *t = text, *end = text + len;
+	char line[FRAME_LINE], e[384];
+	double ents = p->dedicated ? 0 : p->ent;
+	unsigned int ln = 0;
+
+	p->npeers = 0;
+	p->other = p->other_ent = 0;
+	while (next_line(&t, end, line, sizeof(line)) > 0) {
+		struct dtl_sim_peer *o;
+
+		ln++;
+		if (!line[0] || line[0] == '#' || ln == self_ln)
+			continue;
+		sim_params_parse(line, q, e, sizeof(e));	/* parsed in the first pass: it passes */
+		if (strcmp(q->serial, p->serial) != 0) {
+			snprintf(err, errlen, "%s:%u: serial=%s beside %s's %s (one file, one frame)",
+				 path, ln, q->serial, p->name, p->serial);
+			return -1;
+		}
+		if (q->dedicated || q->pool_id != p->pool_id || p->dedicated)
+			continue;	/* not in our pool */
+		if (q->pool != p->pool) {
+			snprintf(err, errlen, "%s:%u: pool_id=%u has pool=%u here but pool=%u in %s's "
+				 "line (one pool, one size)", path, ln, p->pool_id, q->pool, p->pool,
+				 p->name);
+			return -1;
+		}
+		o = &p->peers[p->npeers++];
+		*o = (struct dtl_sim_peer){ .ent = q->ent, .load = q->load, .vps = q->vps,
+					    .smt = q->smt, .weight = q->weight, .capped = q->capped,
+					    .nloads = q->nloads };
+		memcpy(o->loads, q->loads, sizeof(o->loads));
+		ents += q->ent;
+		p->other += peer_want(q);
+		p->other_ent += q->ent;
+	}
+	if (ents > p->pool + 1e-9) {
+		snprintf(err, errlen, "%s: the entitlements of pool_id=%u add up to %g, past its %u "
+			 "processors (PowerVM starts no LPAR past its pool)", path, p->pool_id, ents,
+			 p->pool);
+		return -1;
+	}
+	return 0;
+}
+
 int dtl_sim__frame(const char *s, const char *path, const char *text, size_t len,
 		   struct dtl_sim_params *p, char *err, size_t errlen)
 {
+	char self[FRAME_LINE + 512], e[384], name[sizeof(p->name)];
 	struct dtl_sim_params *q;
-	char line[FRAME_LINE], self[FRAME_LINE + 512], names[DTL_HV_FRAME_MAX][64], e[384];
-	unsigned int ids[DTL_HV_FRAME_MAX], nl = 0, ln = 0, self_ln = 0, pool_id, size;
-	const char *t = text, *end = text + len, *k;
-	double ents = 0;
-	int r, ret = -1;
+	unsigned int self_ln = 0;
+	const char *k;
+	int ret = -1;
 
 	if (sim_params_parse(s, p, err, errlen))
 		return -1;
@@ -105,94 +210,15 @@ int dtl_sim__frame(const char *s, const char *path, const char *text, size_t len
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	self[0] = '\0';
-	while ((r = next_line(&t, end, line, sizeof(line))) != 0) {
-		ln++;
-		if (r < 0) {
-			snprintf(err, errlen, "%s:%u: a line longer than %d bytes", path, ln, FRAME_LINE - 1);
-			goto out;
-		}
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (sim_params_parse(line, q, e, sizeof(e))) {
-			snprintf(err, errlen, "%s:%u: %s", path, ln, e);
-			goto out;
-		}
-		if (q->frame[0] || !q->name[0] || nl == DTL_HV_FRAME_MAX) {
-			snprintf(err, errlen, "%s:%u: %s", path, ln, q->frame[0] ? "frame= in a frame file" :
-				 !q->name[0] ? "an LPAR without name=" : "more than 32 LPARs in one frame");
-			goto out;
-		}
-		if (sim_params_given(q, "other") || sim_params_given(q, "oent")) {
-			snprintf(err, errlen, "%s:%u: other= and oent= are the frame's other lines "
-				 "here", path, ln);
-			goto out;
-		}
-		for (unsigned int i = 0; i < nl; i++)
-			if (strcmp(names[i], q->name) == 0 || ids[i] == q->lpar_id) {
-				snprintf(err, errlen, "%s:%u: LPAR %s (id %u) named twice in one frame",
-					 path, ln, q->name, q->lpar_id);
-				goto out;
-			}
-		snprintf(names[nl], sizeof(names[nl]), "%s", q->name);
-		ids[nl++] = q->lpar_id;
-		if (strcmp(q->name, p->name) == 0) {
-			snprintf(self, sizeof(self), "%s,%s", line, s);
-			self_ln = ln;
-		}
-	}
-	if (!self[0]) {
-		snprintf(err, errlen, "%s: no LPAR name=%s in the frame (%u LPARs)", path, p->name, nl);
+	memcpy(name, p->name, sizeof(name));
+	if (find_self(s, path, text, len, name, q, self, sizeof(self), &self_ln, err, errlen))
 		goto out;
-	}
 	/* its line, then the command line's keys over it */
 	if (sim_params_parse(self, p, e, sizeof(e))) {
 		snprintf(err, errlen, "%s:%u: %s", path, self_ln, e);
 		goto out;
 	}
-	pool_id = p->pool_id;
-	size = p->pool;
-	ents = p->dedicated ? 0 : p->ent;
-	p->npeers = 0;
-	p->other = p->other_ent = 0;
-	for (t = text, ln = 0; (r = next_line(&t, end, line, sizeof(line))) > 0;) {
-		struct dtl_sim_peer *o;
-
-		ln++;
-		if (!line[0] || line[0] == '#' || ln == self_ln)
-			continue;
-		sim_params_parse(line, q, e, sizeof(e));	/* parsed above: it passes */
-		if (strcmp(q->serial, p->serial) != 0) {
-			snprintf(err, errlen, "%s:%u: serial=%s beside %s's %s (one file, one frame)",
-				 path, ln, q->serial, p->name, p->serial);
-			goto out;
-		}
-		if (q->dedicated || q->pool_id != pool_id || p->dedicated)
-			continue;	/* not in our pool */
-		if (q->pool != size) {
-			snprintf(err, errlen, "%s:%u: pool_id=%u has pool=%u here but pool=%u in %s's "
-				 "line (one pool, one size)", path, ln, pool_id, q->pool, size, p->name);
-			goto out;
-		}
-		o = &p->peers[p->npeers++];
-		o->ent = q->ent;
-		o->load = q->load;
-		o->vps = q->vps;
-		o->smt = q->smt;
-		o->weight = q->weight;
-		o->capped = q->capped;
-		o->nloads = q->nloads;
-		memcpy(o->loads, q->loads, sizeof(o->loads));
-		ents += q->ent;
-		p->other += peer_want(q);
-		p->other_ent += q->ent;
-	}
-	if (ents > size + 1e-9) {
-		snprintf(err, errlen, "%s: the entitlements of pool_id=%u add up to %g, past its %u "
-			 "processors (PowerVM starts no LPAR past its pool)", path, pool_id, ents, size);
-		goto out;
-	}
-	ret = 0;
+	ret = add_peers(path, text, len, self_ln, p, q, err, errlen);
 out:
 	free(q);
 	return ret;
