@@ -239,7 +239,7 @@ sock="$sock-3"
 "$DTLTOP" --sim=vcpus=8,clock=virtual --seed 5 -b -n 8 -d 1 -w "$tmp/r8.dtl" --csv >"$tmp/r8.csv" \
 	|| fail "recording for the replay TUI"
 disp() { awk -F, -v n="$1" '$3 == "0" && ++k == n { print $4 }' "$tmp/r8.csv"; }
-T new-session -d -s t -x 150 -y 30 "$DTLTOP -r $tmp/r8.dtl --no-color 2>$tmp/stderr3; sleep 30"
+T new-session -d -s t -x 150 -y 40 "$DTLTOP -r $tmp/r8.dtl --no-color 2>$tmp/stderr3; sleep 30"
 expect 'replay of .*r8\.dtl: sim on' "replay header names the recording"
 keys b
 expect 'Jump to HH:MM' "b prompts for a time"
