@@ -460,7 +460,7 @@ up_tls=$(tq 'max_over_time(up{job="tls"}[1m])') up_bad=$(tq 'max_over_time(up{jo
 err=$(curl -s "http://127.0.0.1:$pport/api/v1/targets" | jq -r '.data.activeTargets[] | select(.labels.job == "wrong") | .lastError')
 kill "$ppid" 2>/dev/null; wait "$ppid" 2>/dev/null
 [ "$up_tls" = 1 ] && ok || fail "Prometheus over TLS with the password: up $up_tls: $(tail -3 "$tmp/tprom/log")"
-[ "$up_bad" = 0 ] && grep -q 401 <<<"$err" && ok || fail "Prometheus with a wrong password: up $up_bad, '$err'"
+[ "$up_bad" = 0 ] && echo "$err" | grep -q 401 && ok || fail "Prometheus with a wrong password: up $up_bad, '$err'"
 kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
 # the key open to others, a missing certificate, a bad file, --web-config alone: refused at start
 chmod 640 "$w/server.key"
