@@ -257,6 +257,8 @@ expect 'interval 2, ending 00:00:02 UTC' "b +2 jumps back to 2 s after the start
 expect "^ +0 +$(disp 2) " "cpu 0 shows interval 2's dispatches"
 keys b '00:00:07' Enter
 expect 'interval 7, ending 00:00:07' "b HH:MM:SS"
+keys b; keys -- '-3s' Enter
+expect 'interval 5, ending 00:00:05 UTC' "b -3s counts back from the recording's end"
 keys b 'zz' Enter
 expect "bad time 'zz'" "a bad time is refused on the status line"
 keys t t t

@@ -116,11 +116,13 @@ void loop_step_by(struct dtl_loop *l, int step)
 
 void loop_jump(struct dtl_loop *l, const char *when)
 {
-	uint64_t at_ns, target;
+	uint64_t at_ns, target, end = 0;
 	char err[256];
 
 	l->status[0] = '\0';
-	if (dtl_opts__parse_when(when, l->replay_start_ns, &at_ns, &target, err, sizeof(err)))
+	if (when[0] == '-')	/* back from the end: read from the recording's last chunks */
+		dtl_source__end_clock(l->src, &end);
+	if (dtl_opts__parse_time(when, l->replay_start_ns, end, &at_ns, &target, err, sizeof(err)))
 		snprintf(l->status, sizeof(l->status), "%s", err);
 	else
 		loop_seek(l, target, at_ns);

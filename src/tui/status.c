@@ -81,8 +81,8 @@ static void status_draw(struct dtl_tui *t, const struct dtl_model *m, int y, int
 		dtl_tui__line(y, A_BOLD, "Sort by a heading or CSV field, -FIELD descending, +FIELD "
 			      "ascending (Enter sorts, Esc cancels): %s", t->prompt);
 	else if (t->prompting == 'b')
-		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, +seconds from the start or #interval "
-		              "(Enter jumps, Esc cancels): %s", t->prompt);
+		dtl_tui__line(y, A_BOLD, "Jump to HH:MM[:SS] UTC, a date, +N from the start, -N from "
+			      "the end (s m h d), #interval (Enter jumps, Esc cancels): %s", t->prompt);
 	else if (t->prompting)
 		dtl_tui__line(y, A_BOLD, "Interval in seconds (Enter sets, Esc cancels): %s", t->prompt);
 	else if (t->message[0])
