@@ -131,10 +131,12 @@ def mutants_of(line):
         for m in re.finditer(re.escape(old), code):
             put(m.start(), m.end(), new, "'%s' for '%s'" % (new, old))
     for m in INT_RE.finditer(code):
-        v = int(m.group(1), 0)
+        lit = m.group(1)
+        octal = len(lit) > 1 and lit[0] == "0" and lit.isdigit()    # C's 0644, Python's 0o644
+        v = int(lit, 8) if octal else int(lit, 0)
         for w in (v + 1, v - 1):
             if w >= 0:
-                txt = (hex(w) if m.group(1).startswith("0x") else str(w)) + m.group(2)
+                txt = (hex(w) if lit.startswith("0x") else "0%o" % w if octal else str(w)) + m.group(2)
                 put(m.start(), m.end(), txt, "constant %s for %s" % (txt, m.group(0)))
     for m in re.finditer(r"\b(if|while) \(", code):
         o = m.end() - 1
