@@ -640,6 +640,14 @@ rc=$?
 [ $rc = 124 ] && [ "$(grep -c ',all,' "$f/kill.fol.csv")" -ge 3 ] && cmp -s "$f/kill.fol.csv" "$f/kill.csv" &&
 	[ ! -s "$f/kill.fol.err" ] && grep -q 'writer was killed' "$f/kill.err" && ok ||
 	fail "--follow of a killed writer: exit $rc, $(grep -c ',all,' "$f/kill.fol.csv") intervals, '$(cat "$f/kill.fol.err")'"
+# a window that begins past what is written yet: waited for, not "ends before --begin"
+rm -f "$f/late.dtl"
+"$DTLTOP" --no-config --sim=vcpus=2,smt=2 -d 0.3 -n 12 -b --csv -o /dev/null -w "$f/late.dtl" 2>/dev/null &
+wpid=$!
+for i in $(seq 50); do [ -s "$f/late.dtl" ] && break; sleep 0.1; done
+n=$(timeout 20 "$DTLTOP" --no-config -r "$f/late.dtl" --follow --begin '#8' -b --csv 2>"$f/late.err" | grep -c ',all,')
+wait "$wpid"
+[ "$n" = 5 ] && [ ! -s "$f/late.err" ] && ok || fail "--follow --begin #8 of 12: $n intervals, $(cat "$f/late.err")"
 # what cannot be followed
 expect_error "--follow with -d" "--follow plays a dtltop recording file as it is written, each interval as recorded: no -d" \
 	--no-config -r "$f/one.dtl" --follow -d 0.6 -b

@@ -96,6 +96,9 @@ bool loop_window_skip(struct dtl_loop *l, uint64_t interval_ns)
 	while (before(l)) {
 		uint64_t now;
 
+		/* followed (--follow), a window may begin after what is written yet */
+		while (!dtl_source__ready(l->src) && !loop_stopped(l))
+			dtl_source__poll(l->src, 200);
 		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts))
 			return false;	/* it ends before the window: the caller says so */
 		now = loop_now(l, CLOCK_MONOTONIC);
