@@ -205,7 +205,7 @@ grep -q 'EXITED 0' "$tmp/exit2" 2>/dev/null && ok || fail "q did not exit 0: $(c
 # --follow: a recording shown as it is written, each interval as it comes, to the writer's end
 T kill-server 2>/dev/null
 sock="$sock-f"
-"$DTLTOP" --no-config --sim=vcpus=8 -d 0.5 -n 10 -b --csv -o /dev/null -w "$tmp/fol.dtl" 2>/dev/null &
+"$DTLTOP" --no-config --sim=vcpus=8 -d 0.5 -n 16 -b --csv -o /dev/null -w "$tmp/fol.dtl" 2>/dev/null &
 fw=$!
 for i in $(seq 50); do [ -s "$tmp/fol.dtl" ] && break; sleep 0.1; done
 T new-session -d -s t -x 150 -y 30 "$DTLTOP --no-config -r $tmp/fol.dtl --follow --no-color 2>$tmp/stderrf; sleep 30"
@@ -215,7 +215,7 @@ sleep 1.5
 c2=$(screen | sed -n 's/^dtltop [^ ]*  \([0-9:]*\) UTC (recorded).*/\1/p')
 [ -n "$c1" ] && [ "$c1" != "$c2" ] && ! screen | grep -q 'end of the recording' && ok ||
 	fail "--follow: the recorded clock went $c1 -> $c2 while the writer wrote"
-expect 'end of the recording after interval 10$' "--follow ends with the writer's end marker" 15
+expect 'end of the recording after interval 16$' "--follow ends with the writer's end marker" 25
 ! screen | grep -q 'killed' && ok || fail "--follow called a closed recording killed"
 wait "$fw"
 
@@ -255,10 +255,10 @@ expect "^ +0 +$(disp 6) " "cpu 0 shows interval 6's dispatches"
 keys b '+2' Enter
 expect 'interval 2, ending 00:00:02 UTC' "b +2 jumps back to 2 s after the start"
 expect "^ +0 +$(disp 2) " "cpu 0 shows interval 2's dispatches"
-keys b '00:00:07' Enter
-expect 'interval 7, ending 00:00:07' "b HH:MM:SS"
 keys b; keys -- '-3s' Enter
 expect 'interval 5, ending 00:00:05 UTC' "b -3s counts back from the recording's end"
+keys b '00:00:07' Enter
+expect 'interval 7, ending 00:00:07' "b HH:MM:SS"
 keys b 'zz' Enter
 expect "bad time 'zz'" "a bad time is refused on the status line"
 keys t t t
