@@ -667,6 +667,8 @@ win --begin 00:20 --end 00:30 | cmp -s - <(slice 2025-01-01T00:20:00.000Z 2025-0
 	[ ! -s "$w/err" ] && ok || fail "--begin 00:20 --end 00:30: $(cat "$w/err")"
 win --begin 2025-01-01T00:45:00Z | cmp -s - <(slice 2025-01-01T00:45:00.000Z 9) && ok || fail "--begin ISO 8601"
 win --begin -10m | cmp -s - <(slice 2025-01-01T00:50:00.000Z 9) && ok || fail "--begin -10m: $(cat "$w/err")"
+win --begin +20m --end -25m | cmp -s - <(slice 2025-01-01T00:20:00.000Z 2025-01-01T00:35:00.000Z) && ok ||
+	fail "--begin +20m --end -25m: $(cat "$w/err")"
 win --begin '#11' --end '#12' | cmp -s - <(slice 2025-01-01T00:05:00.000Z 2025-01-01T00:06:00.000Z) && ok ||
 	fail "--begin #11 --end #12"
 # a file cut mid-chunk: -10m counts back from its last whole interval
