@@ -153,6 +153,8 @@ TEST(sim_frame_file_gives_the_line_and_the_pool_peers)
 	CHECK_EQ(p->peers[0].weight, 200);
 	CHECK_EQ(p->peers[1].nloads, 2);
 	CHECK_NEAR(p->other_ent, 3, 1e-9);
+	/* what they want, said in the source's line: a VP wants its core while any thread runs */
+	CHECK_NEAR(p->other, 4 * (1 - pow(0.1, 8)) + 2 * (1 - pow(0.9, 8)), 1e-9);
 	free(p);
 }
 
