@@ -140,8 +140,7 @@ static int add_peers(const char *path, const char *text, size_t len, unsigned in
 	double ents = p->dedicated ? 0 : p->ent;
 	unsigned int ln = 0;
 
-	p->npeers = 0;
-	p->other = p->other_ent = 0;
+	p->other = p->other_ent = 0;	/* the defaults' other= and oent=: the peers now */
 	while (next_line(&t, end, line, sizeof(line)) > 0) {
 		struct dtl_sim_peer *o;
 
