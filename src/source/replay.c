@@ -566,7 +566,7 @@ static void follow_within(struct replay *p)
 {
 	double most = 2 * (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) + 1;
 
-	for (int i = 0; p->follow && p->r && i < most * 20 && !dtl_rec_reader__ready(p->r); i++)
+	for (int i = 0; p->r && i < most * 20 && !dtl_rec_reader__ready(p->r); i++)
 		dtl_source__sleep(50);
 }
 
@@ -576,7 +576,8 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 	struct dtl_rec_event ev;
 
 	while (p->consumed < p->released) {
-		follow_within(p);
+		if (p->follow)	/* not a call per record of every replay */
+			follow_within(p);
 		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
 			if (next_file(src)) {
 				p->follow_waits = 0;
