@@ -70,6 +70,40 @@ long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len)
 	return (long)off;
 }
 
+char *dtl_sys__slurp(const char *path, size_t max, size_t *len, unsigned int *mode,
+		     char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+
+	*len = 0;
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+		if (fd < 0)
+			snprintf(why, whylen, "%s", strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			snprintf(why, whylen, "not a regular file");
+		else
+			snprintf(why, whylen, "larger than %zu bytes", max);
+		goto out;
+	}
+	*mode = (unsigned int)(st.st_mode & 07777);
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	while (*len < (size_t)st.st_size &&
+	       (n = read(fd, buf + *len, (size_t)st.st_size - *len)) > 0)
+		*len += (size_t)n;
+	buf[*len] = '\0';
+out:
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
 uint64_t dtl_sys__parse_timebase(const char *text)
 {
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {

@@ -73,6 +73,14 @@ int dtl_sys__path(char *buf, size_t len, const char *root, const char *rel);
 bool dtl_sys__exists(const char *root, const char *rel);
 /* Reads up to len-1 bytes, NUL-terminated; returns bytes or -1 (errno set). */
 long dtl_sys__read(const char *root, const char *rel, char *buf, size_t len);
+/*
+ * A file a user named (a frame, a web configuration, a key): a regular file
+ * of at most max bytes, read whole and NUL-terminated (*len bytes, *mode
+ * its permissions), never a FIFO or device that would hang. NULL with why:
+ * errno's text, "not a regular file", "larger than N bytes", "out of memory".
+ */
+char *dtl_sys__slurp(const char *path, size_t max, size_t *len, unsigned int *mode,
+		     char *why, size_t whylen);
 
 /* "timebase : 512000000" from cpuinfo text; 0 if absent or garbage. */
 uint64_t dtl_sys__parse_timebase(const char *cpuinfo);

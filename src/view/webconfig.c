@@ -6,16 +6,15 @@
  */
 #include "webconfig.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #ifdef DTLTOP_HTTP
 #include <crypt.h>
 #endif
+
+#include "../platform/sys.h"
 
 #define WEB_CONFIG_BYTES (64 * 1024)
 #define WEB_PEM_BYTES (1024 * 1024)
@@ -220,38 +219,24 @@ int dtl_webconfig__parse(const char *text, size_t len, const char *path, struct 
 /* A file of at most max bytes, NUL-terminated; NULL with err. */
 static char *slurp(const char *path, size_t max, bool secret, char *err, size_t errlen)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	char why[128], *buf;
+	unsigned int mode = 0;
+	size_t len;
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		snprintf(err, errlen, "--web-config: %s: %s", path, fd < 0 ? strerror(errno) :
-			 !S_ISREG(st.st_mode) ? "not a regular file" : "too large");
-		goto fail;
+	buf = dtl_sys__slurp(path, max, &len, &mode, why, sizeof(why));
+	if (!buf) {
+		snprintf(err, errlen, "--web-config: %s: %s", path, why);
+		return NULL;
 	}
 	/* a key others may read is a key others have: refused, as ssh does */
-	if (secret && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+	if (secret && (mode & (S_IRWXG | S_IRWXO))) {
 		snprintf(err, errlen, "--web-config: key_file %s is open to group or others (mode "
-			 "%04o): chmod 600 it", path, (unsigned int)(st.st_mode & 07777));
-		goto fail;
+			 "%04o): chmod 600 it", path, mode);
+		explicit_bzero(buf, len);
+		free(buf);
+		return NULL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	while (len < (size_t)st.st_size && (n = read(fd, buf + len, (size_t)st.st_size - len)) > 0)
-		len += (size_t)n;
-	buf[len] = '\0';
-	close(fd);
 	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
 }
 
 /* f relative to the configuration's directory, as node_exporter takes it. */

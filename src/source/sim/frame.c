@@ -6,15 +6,12 @@
  * division of the pool (hv.c), which is how their use adds up to at most
  * the pool without their talking to each other.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "../../platform/sys.h"
 #include "internal.h"
 
 #define FRAME_LINE 4096		/* a line's keys, tasks= and load= schedules among them */
@@ -225,30 +222,17 @@ out:
 
 int sim_frame_read(const char *s, struct dtl_sim_params *p, char *err, size_t errlen)
 {
-	char *text, path[sizeof(p->frame)];
-	struct stat st;
-	ssize_t n;
-	size_t len = 0;
-	int fd, r;
+	char path[sizeof(p->frame)], why[128], *text;
+	unsigned int mode;
+	size_t len;
+	int r;
 
 	snprintf(path, sizeof(path), "%s", p->frame);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > FRAME_BYTES) {
-		snprintf(err, errlen, "--sim frame=%s: %s", path, fd < 0 ? strerror(errno) :
-			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 256 KB");
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	text = malloc(FRAME_BYTES);
+	text = dtl_sys__slurp(path, FRAME_BYTES, &len, &mode, why, sizeof(why));
 	if (!text) {
-		close(fd);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "--sim frame=%s: %s", path, why);
 		return -1;
 	}
-	while (len < FRAME_BYTES && (n = read(fd, text + len, FRAME_BYTES - len)) > 0)
-		len += (size_t)n;
-	close(fd);
 	r = dtl_sim__frame(s, path, text, len, p, err, errlen);
 	free(text);
 	return r;
