@@ -534,6 +534,7 @@ static bool next_file(struct dtl_source *src)
 	p->r = r;
 	p->f = f;
 	p->seq++;
+	p->follow_waits = 0;
 	p->set_id = m.set_id;
 	snprintf(p->name, sizeof(p->name), "%.4000s", path);
 	src->cpus = m.cpus;
@@ -579,10 +580,8 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		if (p->follow)	/* not a call per record of every replay */
 			follow_within(p);
 		if (!p->r || dtl_rec_reader__next(p->r, &ev) <= 0) {
-			if (next_file(src)) {
-				p->follow_waits = 0;
+			if (next_file(src))
 				continue;	/* a rotated set goes on in its next file */
-			}
 			if (follow_next_file(p))
 				continue;
 			/* a -d of several ended early: what it holds is shown, for its own length */
