@@ -298,7 +298,9 @@ TEST(replay_jump_times_parse_or_are_refused)
 	CHECK_EQ(at, day + 86400000000000ull + 605ull * 1000000000ull);	/* before the start: next day */
 	const char *bad[] = { "", "#", "#0", "#-1", "#x", "24:00", "1:60", "12:00:00x", "+",
 			      "1e99", "abc", "12:3a", "2025-13-01", "2025-02-30", "2025-01-01T25:00",
-			      "2025-01-01+02:00", "1x", "1hh", "-", "--1h", "-1y", ".5" };
+			      "2025-01-01+02:00", "1x", "1hh", "-", "--1h", "-1y", ".5", "1969-12-31",
+			      "2025-00-10", "2025-01-00", "2025-01-32", "2025-01-01T10:60",
+			      "2025-01-01T10:00:60" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		CHECK_EQ(dtl_opts__parse_when(bad[i], start, &at, &n, err, sizeof(err)), -1);
