@@ -683,6 +683,10 @@ first=$("$DTLTOP" --no-config -r "$w/cut.dtl" -b --csv --begin -3m 2>/dev/null |
 "$DTLTOP" --no-config -r "$w/set.dtl" -b --csv --begin 00:08 --end 00:22 |
 	cmp -s - <({ head -1 "$w/set.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:08:00.000Z" && $1 <= "2025-01-01T00:22:00.000Z"' "$w/set.csv"; }) &&
 	ok || fail "--begin/--end over a rotated set"
+# back from a set's end: its last file's, not its first's
+"$DTLTOP" --no-config -r "$w/set.dtl" -b --csv --begin -5m |
+	cmp -s - <({ head -1 "$w/set.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:25:00.000Z"' "$w/set.csv"; }) &&
+	ok || fail "--begin -5m over a rotated set"
 expect_error "--begin without -r" "--begin takes a window of a replay (-r FILE)" --no-config --sim --begin 00:10 -b
 expect_error "--begin with -w" "not written to a recording" --no-config -r "$w/day.dtl" --begin 00:10 -b -w "$w/x.dtl"
 expect_error "a bad --begin" "--begin: bad time 'noon'" --no-config -r "$w/day.dtl" --begin noon -b
