@@ -61,7 +61,7 @@ CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm $(HTTP_LIBS)
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/source/sim/*.c src/format/*.c src/stats/*.c \
+CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/source/sim/*.c src/source/replay/*.c src/format/*.c src/stats/*.c \
 	src/view/*.c src/view/report/*.c src/loop/*.c src/opts/*.c src/check/*.c)
 TUI := $(wildcard src/tui/*.c)
 SRCS := $(CORE) $(TUI) src/main.c src/info.c
@@ -126,9 +126,9 @@ hostile-names: $(CORE) $(HDRS) tests/data/hostile-names.c
 
 # Groundwork for recording format 2 (issue 32): a recording's entries in several
 # layouts, bytes per entry and coding rates in one run (build/fmtstudy FILE.dtl).
-build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
+build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/recwrite.c src/format/recread.c src/format/recmeta.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/dtl/name.c src/format/record.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
+	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/fmtstudy.c src/dtl/name.c src/format/recwrite.c src/format/recread.c src/format/recmeta.c src/format/switches.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
 		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
 		-lzstd -lz -lm
 

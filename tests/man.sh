@@ -18,7 +18,7 @@ out=$(groff -ww -z -t -man "$fmt" 2>&1) && [ -z "$out" ] && ok || fail "groff $f
 for k in entries lost bad mask cpu tick; do
 	grep -q "^\.B [0-9] $k\$" "$fmt" && ok || fail "record kind $k not in $fmt"
 done
-for k in $(grep -o '\\n[a-z_]*=' src/format/record.c | sed 's/^..//; s/=$//' | sort -u) format; do
+for k in $(grep -o '\\n[a-z_]*=' src/format/recmeta.c | sed 's/^..//; s/=$//' | sort -u) format; do
 	grep -q -- "$k" "$fmt" && ok || fail "header key $k not in $fmt"
 done
 

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * chunk.h - the framing of a dtltop recording, shared by its writer and its
+ * reader (private to src/format/; dtltop-format(5) is its description).
+ */
+#ifndef DTL_FORMAT_CHUNK_H
+#define DTL_FORMAT_CHUNK_H
+
+#define FILE_MAGIC "DTLTOPRC"
+#define CHUNK_MAGIC 0x434c5444u		/* "DTLC" little-endian */
+#define CHUNK_META 1
+#define CHUNK_DATA 2
+#define CODEC_ZSTD 1
+#define FILE_HDR 16
+#define CHUNK_HDR 24
+#define REC_HDR 8
+#define FLUSH_AT (4u << 20)
+
+#endif

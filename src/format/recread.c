@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * recread.c - read a dtltop recording.
+ *
+ * A reader believes a chunk's lengths only once the header's own CRC holds,
+ * and never allocates more than DTL_REC_MAX_RAW for one; a file cut off or
+ * damaged anywhere reads up to its last whole chunk, with a warning.
+ */
+#include "record.h"
+#include "chunk.h"
+#include "le.h"
+#include "recmeta.h"
+#include "switches.h"
+#include "v1.h"
+#include "v2.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "../dtl/dtl.h"
+
+static ZSTD_DCtx *dctx;
+
+struct dtl_rec_reader {
+	FILE *f;
+	char name[1024];
+	uint64_t off;			/* of the next chunk */
+	uint8_t *z, *raw;
+	size_t zcap, rawcap;
+	const uint8_t *recs;		/* the current chunk's records: raw, or the columns' stream 0 */
+	size_t len, pos;
+	struct dtl_rec_v2_in in;	/* a format 2 chunk's streams */
+	size_t pend;			/* entries of the last record still to hand out (2) */
+	unsigned int pend_cpu;
+	uint8_t *ent;			/* unpacked entries of the last record */
+	size_t entcap;
+	struct dtl_switch *sw;		/* unpacked switches of the last record, names in swtext */
+	char *swtext;
+	size_t swcap, swtextcap;
+	char warning[2048];
+	unsigned int major;		/* of the file: how its entries are stored */
+	bool done;
+	bool complete;			/* the end marker was read */
+};
+
+/*
+ * Checked under a fuzzing build too: the fuzz target writes valid checksums
+ * around the bytes it is given, so what lies behind them is fuzzed.
+ */
+static bool crc_ok(uint32_t want, const uint8_t *p, size_t len)
+{
+	return want == (uint32_t)crc32(0, p, (uInt)len);
+}
+
+/* 1 chunk read, 0 clean end, -1 with why in err (and where). */
+static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t errlen)
+{
+	uint8_t hdr[CHUNK_HDR];
+	size_t got = fread(hdr, 1, sizeof(hdr), r->f);
+	uint32_t zlen, rlen;
+	size_t out;
+
+	if (got == 0 && feof(r->f))
+		return 0;
+	if (got < sizeof(hdr)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": cut off (%zu bytes of a chunk header)",
+			 r->off, got);
+		return -1;
+	}
+	if (get32(hdr) != CHUNK_MAGIC || !crc_ok(get32(hdr + 20), hdr, 20)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": damaged chunk header", r->off);
+		return -1;
+	}
+	zlen = get32(hdr + 8);
+	rlen = get32(hdr + 12);
+	/* a header is zstd's; from format 2 on, every other chunk is columns */
+	if (hdr[5] != (hdr[4] == CHUNK_META || r->major < 2 ? CODEC_ZSTD : DTL_V2_CODEC) ||
+	    rlen > DTL_REC_MAX_RAW || zlen > ZSTD_compressBound(rlen) + (1u << 12)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": impossible chunk (codec %u, %u bytes "
+			 "packed, %u raw)", r->off, hdr[5], zlen, rlen);
+		return -1;
+	}
+	if (r->zcap < zlen) {
+		free(r->z);
+		r->z = malloc(zlen);
+		r->zcap = r->z ? zlen : 0;
+	}
+	/* a zstd chunk's records are decompressed here; columns decode into their own */
+	if (hdr[5] == CODEC_ZSTD && r->rawcap < rlen + 1u) {
+		free(r->raw);
+		r->raw = malloc(rlen + 1u);
+		r->rawcap = r->raw ? rlen + 1u : 0;
+	}
+	if ((zlen && !r->z) || (hdr[5] == CODEC_ZSTD && !r->raw)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": out of memory", r->off);
+		return -1;
+	}
+	got = fread(r->z, 1, zlen, r->f);
+	if (got < zlen) {
+		snprintf(err, errlen, "offset %" PRIu64 ": cut off (%zu of %u bytes of a chunk)",
+			 r->off, got + CHUNK_HDR, zlen + CHUNK_HDR);
+		return -1;
+	}
+	if (!crc_ok(get32(hdr + 16), r->z, zlen)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": bad checksum", r->off);
+		return -1;
+	}
+	if (!dctx)
+		dctx = ZSTD_createDCtx();
+	r->off += CHUNK_HDR + zlen;
+	r->pos = 0;
+	*type = hdr[4];
+	if (hdr[5] == DTL_V2_CODEC) {
+		char why[256];
+
+		if (!dctx || dtl_rec_v2__open(&r->in, dctx, r->z, zlen, DTL_REC_MAX_RAW, why,
+					      sizeof(why))) {
+			snprintf(err, errlen, "offset %" PRIu64 ": %s", r->off - CHUNK_HDR - zlen,
+				 dctx ? why : "out of memory");
+			return -1;
+		}
+		r->recs = r->in.p[0];
+		r->len = (size_t)(r->in.end[0] - r->in.p[0]);
+		return 1;
+	}
+	out = dctx ? ZSTD_decompressDCtx(dctx, r->raw, rlen, r->z, zlen) : (size_t)-1;
+	if (ZSTD_isError(out) || out != rlen) {
+		snprintf(err, errlen, "offset %" PRIu64 ": chunk does not decompress",
+			 r->off - CHUNK_HDR - zlen);
+		return -1;
+	}
+	r->raw[rlen] = '\0';
+	r->recs = r->raw;
+	r->len = rlen;
+	return 1;
+}
+
+struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dtl_rec_meta *m,
+					    char *err, size_t errlen)
+{
+	struct dtl_rec_reader *r = calloc(1, sizeof(*r));
+	uint8_t hdr[FILE_HDR];
+	char why[512] = "";
+	int type = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	r->f = f;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || memcmp(hdr, FILE_MAGIC, 8)) {
+		snprintf(err, errlen, "%s: offset 0: not a dtltop recording", name);
+		goto fail;
+	}
+	m->major = get16(hdr + 8);
+	m->minor = get16(hdr + 10);
+	r->major = m->major;
+	if (m->major < 1 || m->major > DTL_REC_MAJOR) {
+		snprintf(err, errlen, "%s: offset 8: recording format %u.%u; this dtltop reads "
+			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor, DTL_REC_MAJOR);
+		goto fail;
+	}
+	r->off = FILE_HDR;
+	if (read_chunk(r, &type, why, sizeof(why)) != 1 || type != CHUNK_META) {
+		snprintf(err, errlen, "%s: %s", name, type && type != CHUNK_META ?
+			 "offset 16: first chunk is not the recording's header" :
+			 (why[0] ? why : "offset 16: no header chunk"));
+		goto fail;
+	}
+	dtl_rec_meta__parse((char *)r->raw, m);
+	if (!m->tb_freq) {
+		snprintf(err, errlen, "%s: offset 16: header without a timebase frequency", name);
+		goto fail;
+	}
+	if (!dtl_tb_freq__ok(m->tb_freq)) {
+		snprintf(err, errlen, "%s: offset 16: timebase %" PRIu64 " Hz is not a timebase "
+			 "(want 1 MHz to 100 GHz)", name, m->tb_freq);
+		goto fail;
+	}
+	if (!m->nr_cpus || !dtl_cpuset__count(&m->cpus)) {
+		snprintf(err, errlen, "%s: offset 16: the header names no CPU", name);
+		goto fail;
+	}
+	r->len = r->pos = 0;
+	return r;
+fail:
+	dtl_rec_reader__close(r);
+	return NULL;
+}
+
+/* A switches record into r's arrays (each switch takes at least 14 bytes); -1 out of memory. */
+static int unpack_switches(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
+			   struct dtl_rec_event *ev)
+{
+	size_t max = body / 14;
+	int bad;
+
+	if (r->swcap < max || r->swtextcap < body) {
+		free(r->sw);
+		free(r->swtext);
+		r->sw = malloc((max ? max : 1) * sizeof(*r->sw));
+		r->swtext = malloc(body ? body : 1);	/* names plus a NUL each fit the body */
+		r->swcap = r->sw ? max : 0;
+		r->swtextcap = r->swtext ? body : 0;
+		if (!r->sw || !r->swtext) {
+			snprintf(r->warning, sizeof(r->warning), "%s: out of memory", r->name);
+			r->done = true;
+			return -1;
+		}
+	}
+	ev->n = dtl_rec_switches__unpack(p, body, r->sw, max, r->swtext, r->swtextcap, &bad);
+	ev->switches = r->sw;
+	if (bad && !r->warning[0])
+		snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64 ": a task "
+			 "switch record is malformed; its rest was skipped", r->name, r->off);
+	return 0;
+}
+
+static int malformed(struct dtl_rec_reader *r, const char *what)
+{
+	snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64 ": %s; "
+		 "replayed what came before", r->name, r->off, what);
+	r->done = true;
+	return -1;
+}
+
+static int ent_room(struct dtl_rec_reader *r, size_t n)
+{
+	if (r->entcap >= n * DTL_ENTRY_SIZE)
+		return 0;
+	free(r->ent);
+	r->ent = malloc(n * DTL_ENTRY_SIZE);
+	r->entcap = r->ent ? n * DTL_ENTRY_SIZE : 0;
+	return r->ent ? 0 : malformed(r, "out of memory");
+}
+
+/* Up to a batch of the last format 2 record's entries from the columns. */
+static int take_entries(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
+{
+	size_t n = r->pend < DTL_V2_BATCH ? r->pend : DTL_V2_BATCH;
+
+	if (ent_room(r, n))
+		return -1;
+	if (dtl_rec_v2__take(&r->in, r->ent, n))
+		return malformed(r, "a column of entries is malformed");
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = DTL_REC_ENTRIES;
+	ev->cpu = r->pend_cpu;
+	ev->n = n;
+	ev->data = r->ent;
+	r->pend -= n;
+	return 0;
+}
+
+/* An entries record: 1.x's planes into r->ent, 2's count of entries in the columns. */
+static int unpack_entries(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
+			  struct dtl_rec_event *ev)
+{
+	if (r->major >= 2) {
+		if (body < 4 || get32(p) > dtl_rec_v2__left(&r->in))
+			return malformed(r, "an entries record counts more entries than its columns hold");
+		r->pend = get32(p);
+		r->pend_cpu = ev->cpu;
+		return take_entries(r, ev);
+	}
+	ev->n = body / DTL_ENTRY_SIZE;
+	if (ent_room(r, ev->n))
+		return -1;
+	dtl_rec_v1__unpack(r->ent, p, ev->n);
+	ev->data = r->ent;
+	return 0;
+}
+
+int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
+{
+	while (!r->done) {
+		const uint8_t *p;
+		uint32_t body;
+		char why[512];
+		int type, rc;
+
+		if (r->pend)
+			return take_entries(r, ev) ? 0 : 1;
+		if (r->pos >= r->len) {
+			rc = read_chunk(r, &type, why, sizeof(why));
+			if (rc <= 0) {
+				if (rc < 0)
+					snprintf(r->warning, sizeof(r->warning),
+						 "%s: %s; replayed what came before", r->name, why);
+				r->done = true;
+				return 0;
+			}
+			if (type != CHUNK_DATA)
+				r->len = 0;	/* a newer minor version's chunk: skipped */
+			continue;
+		}
+		p = r->recs + r->pos;
+		if (r->len - r->pos < REC_HDR || (body = get32(p + 4)) > r->len - r->pos - REC_HDR) {
+			snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64
+				 ": record overruns it; replayed what came before", r->name, r->off);
+			r->done = true;
+			return 0;
+		}
+		r->pos += REC_HDR + body;
+		memset(ev, 0, sizeof(*ev));
+		ev->kind = p[0];
+		ev->cpu = get16(p + 2);
+		p += REC_HDR;
+		switch (ev->kind) {
+		case DTL_REC_ENTRIES:
+			if (unpack_entries(r, p, body, ev))
+				return 0;
+			return 1;
+		case DTL_REC_END:
+			r->complete = true;
+			continue;
+		case DTL_REC_LOST:
+		case DTL_REC_BAD:
+		case DTL_REC_GAP:
+		case DTL_REC_MASK:
+		case DTL_REC_CPU:
+		case DTL_REC_VPA_STEAL:
+		case DTL_REC_STAT_STEAL:
+			if (body < 8)
+				continue;
+			ev->value = get64(p);
+			return 1;
+		case DTL_REC_SWITCHES:
+			if (unpack_switches(r, p, body, ev))
+				return 0;
+			return 1;
+		case DTL_REC_LPARCFG:
+			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
+			ev->data = p;	/* text, not NUL-terminated */
+			return 1;
+		case DTL_REC_SYMBOLS:
+			ev->n = body < DTL_REC_SYMBOLS_MAX ? body : DTL_REC_SYMBOLS_MAX;
+			ev->data = p;	/* text, not NUL-terminated, may hold one */
+			return 1;
+		case DTL_REC_TICK:
+			if (body < 16)
+				continue;
+			ev->ts_ns = get64(p);
+			ev->interval_s = (double)get64(p + 8) / 1e9;
+			ev->end_tb = body >= 24 ? get64(p + 16) : 0;
+			return 1;
+		default:
+			continue;	/* a newer minor version's record */
+		}
+	}
+	return 0;
+}
+
+bool dtl_rec_reader__ready(struct dtl_rec_reader *r)
+{
+	uint8_t hdr[CHUNK_HDR];
+	struct stat st;
+	int fd = fileno(r->f);
+
+	if (r->done || r->pend || r->pos < r->len)
+		return true;
+	if (fd < 0 || fstat(fd, &st) || pread(fd, hdr, sizeof(hdr), (off_t)r->off) != sizeof(hdr))
+		return false;
+	/* a header that is not one is damage, for next() to say; a whole chunk is read */
+	if (get32(hdr) == CHUNK_MAGIC && crc_ok(get32(hdr + 20), hdr, 20) &&
+	    r->off + CHUNK_HDR + get32(hdr + 8) > (uint64_t)st.st_size)
+		return false;
+	clearerr(r->f);	/* glibc's end of file sticks: it would hide what came since */
+	return true;
+}
+
+int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns)
+{
+	uint64_t at[3] = { 0, 0, 0 }, off = r->off, end;
+	uint8_t hdr[CHUNK_HDR];
+	struct stat st;
+	int found = -1;
+
+	if (fstat(fileno(r->f), &st) || r->pend || r->pos < r->len)
+		return -1;
+	end = (uint64_t)st.st_size;
+	/* the headers alone, to the last whole chunk: the last three data chunks kept */
+	while (off + CHUNK_HDR <= end && fseeko(r->f, (off_t)off, SEEK_SET) == 0 &&
+	       fread(hdr, 1, sizeof(hdr), r->f) == sizeof(hdr) && get32(hdr) == CHUNK_MAGIC &&
+	       crc_ok(get32(hdr + 20), hdr, 20) && off + CHUNK_HDR + get32(hdr + 8) <= end) {
+		if (hdr[4] == CHUNK_DATA) {
+			at[0] = at[1];
+			at[1] = at[2];
+			at[2] = off;
+		}
+		off += CHUNK_HDR + get32(hdr + 8);
+	}
+	/* the end marker may have a chunk of its own: the tick is in one of the last */
+	for (int i = 0; i < 3; i++) {
+		struct dtl_rec_event ev;
+
+		if (!at[i] || fseeko(r->f, (off_t)at[i], SEEK_SET))
+			continue;
+		r->off = at[i];
+		r->pos = r->len = 0;
+		r->pend = 0;
+		r->done = false;
+		clearerr(r->f);
+		while (dtl_rec_reader__next(r, &ev) > 0) {
+			if (ev.kind == DTL_REC_TICK) {
+				*ts_ns = ev.ts_ns;
+				found = 0;
+			}
+			if (r->pos >= r->len && !r->pend)
+				break;	/* this chunk read: the next is the following i */
+		}
+	}
+	r->done = true;
+	return found;
+}
+
+bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)
+{
+	return r->complete;
+}
+
+const char *dtl_rec_reader__warning(const struct dtl_rec_reader *r)
+{
+	return r->warning[0] ? r->warning : NULL;
+}
+
+void dtl_rec_reader__close(struct dtl_rec_reader *r)
+{
+	if (!r)
+		return;
+	free(r->z);
+	free(r->raw);
+	free(r->ent);
+	dtl_rec_v2__close(&r->in);
+	free(r->sw);
+	free(r->swtext);
+	free(r);
+}
