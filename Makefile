@@ -205,7 +205,7 @@ run: dtltop
 	./dtltop --sim
 
 # Everything: the fast tests, then the kernel driver's, then the emulated LPAR.
-check: check-fast build/kharness build/kharness-san
+check: check-fast build/kharness build/kharness-san build/bench
 	@if [ "$$(id -u)" -eq 0 ]; then tests/bare.sh; else \
 		echo "make check: bare-check skipped: it needs root (chroot, mounts); CI runs it"; fi
 	build/kharness

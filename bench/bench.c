@@ -361,6 +361,8 @@ static double sideband_run(int upto, size_t *records)
 		/* one clock read a cycle: per CPU, it would cost more than its 128 records */
 		t0 = cpu_s();
 		for (unsigned int c = 0; c < cpus; c++) {
+			/* per record the kernel wrote: the walk passes on an IN after its OUT */
+			*records += (size_t)per * 2;
 			if (upto == SB_READ) {
 				for (; tail[c] != head[c]; tail[c] += 8) {
 					uint64_t w;
@@ -368,7 +370,6 @@ static double sideband_run(int upto, size_t *records)
 					memcpy(&w, rings + (size_t)c * ring + tail[c] % ring, 8);
 					sum += w;
 				}
-				*records += (size_t)per * 2;
 			}
 			while (tail[c] != head[c]) {
 				struct dtl_chunk ch;
@@ -376,7 +377,6 @@ static double sideband_run(int upto, size_t *records)
 
 				tail[c] = dtl_sb__ring(rings + (size_t)c * ring, ring, tail[c], head[c], st, sb,
 						       1024, &n, &bad);
-				*records += n;
 				if (upto < SB_FEED)
 					continue;
 				dtl_taskfeed__feed(f, c, &map, sb, n, &ch);
@@ -990,7 +990,7 @@ static void bench_scrape(char *prom, size_t len)
 
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", port);
 	if (dtl_http__parse_addr(spec, &addr, err, sizeof(err)) ||
-	    !(h = dtl_http__start(&addr, err, sizeof(err)))) {
+	    !(h = dtl_http__start(&addr, NULL, err, sizeof(err)))) {
 		printf("  scrape        skipped: %s\n", err);
 		free(prom);
 		return;

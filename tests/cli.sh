@@ -687,6 +687,19 @@ first=$("$DTLTOP" --no-config -r "$w/cut.dtl" -b --csv --begin -3m 2>/dev/null |
 "$DTLTOP" --no-config -r "$w/set.dtl" -b --csv --begin -5m |
 	cmp -s - <({ head -1 "$w/set.csv"; awk -F, 'NR > 1 && $1 > "2025-01-01T00:25:00.000Z"' "$w/set.csv"; }) &&
 	ok || fail "--begin -5m over a rotated set"
+# the intervals before a window are read without their entries, but for the last: a VP's
+# processor (its migrations) and who runs (task rows) carry over as in the whole replay
+"$DTLTOP" --no-config --sim=vcpus=16,clock=virtual,tasks=db:3:/db.slice+web:2:/web.slice+batch -d 10 \
+	-n 12 -b -o /dev/null -w "$w/mig.dtl" || fail "a migrating recording"
+for g in cpu task cgroup; do
+	"$DTLTOP" --no-config -r "$w/mig.dtl" -b --csv --group=$g -o "$w/mig-all.csv"
+	"$DTLTOP" --no-config -r "$w/mig.dtl" -b --csv --group=$g --begin '#9' -o "$w/mig-win.csv"
+	at=$(awk -F, 'NR == 2 { print $1 }' "$w/mig-win.csv")
+	{ head -1 "$w/mig-all.csv"; awk -F, -v a="$at" 'NR > 1 && $1 >= a' "$w/mig-all.csv"; } |
+		cmp -s - "$w/mig-win.csv" && [ "$at" = 2025-01-01T00:01:30.000Z ] &&
+		awk -F, 'NR > 1 && $13 > 0 { m = 1 } END { exit !m }' "$w/mig-win.csv" && ok ||
+		fail "--begin #9, --group=$g: not the whole replay's rows from $at"
+done
 expect_error "--begin without -r" "--begin takes a window of a replay (-r FILE)" --no-config --sim --begin 00:10 -b
 expect_error "--begin with -w" "not written to a recording" --no-config -r "$w/day.dtl" --begin 00:10 -b -w "$w/x.dtl"
 expect_error "a bad --begin" "--begin: bad time 'noon'" --no-config -r "$w/day.dtl" --begin noon -b

@@ -6,6 +6,7 @@
  */
 #include "sideband.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "aux.h"
@@ -157,6 +158,7 @@ uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_
 	/* perf's rings are a power of two: a mask, not a division, per record */
 	uint64_t mask = size && !(size & (size - 1)) ? size - 1 : 0;
 	uint8_t rec[MAX_REC];
+	int32_t announced = -1;		/* the task a CPU-wide OUT named, until its IN */
 
 	*n = 0;
 	if (head < tail || head - tail > size) {
@@ -185,6 +187,23 @@ uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_
 				p = rec;
 			}
 			rc = parse(p, len, &tr, &out[*n]);
+			/*
+			 * A CPU-wide switch is written twice, OUT from the task leaving
+			 * (naming the next) and IN from the next: the IN that follows its
+			 * OUT says nothing new, and half the records cost nothing more.
+			 */
+			if (rc > 0 && out[*n].kind == DTL_SB_SWITCH && le32(p) == REC_SWITCH_CPU_WIDE) {
+				uint16_t misc;
+				bool leaving;
+
+				memcpy(&misc, p + 4, 2);
+				leaving = misc & MISC_SWITCH_OUT;
+				if (!leaving && out[*n].pid == announced)
+					rc = 0;
+				announced = leaving ? out[*n].pid : -1;
+			} else if (rc) {
+				announced = -1;	/* lost records between: the IN may be news */
+			}
 			if (rc > 0)
 				(*n)++;
 			else if (rc < 0)

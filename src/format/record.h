@@ -139,6 +139,13 @@ bool dtl_rec_reader__ready(struct dtl_rec_reader *r);
  */
 int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns);
 /* The file ended with the writer's end marker (1.1): it was not cut short. */
+/*
+ * Entries passed over from the next chunk on (a window's start sought):
+ * every other record still comes, so the CPUs, the mask, the tasks and the
+ * symbols stand as they would; in a file, a format 2 chunk's columns are not
+ * even read. Off again from the next chunk on: a chunk ends each interval.
+ */
+void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on);
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r);
 void dtl_rec_reader__close(struct dtl_rec_reader *r);
 

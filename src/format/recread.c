@@ -46,6 +46,9 @@ struct dtl_rec_reader {
 	unsigned int major;		/* of the file: how its entries are stored */
 	bool done;
 	bool complete;			/* the end marker was read */
+	bool skim;			/* entries passed over (dtl_rec_reader__skim) */
+	bool skimmed;			/* the current chunk's were */
+	bool seekable;			/* a file: a skimmed chunk's columns are seeked over */
 };
 
 /*
@@ -55,6 +58,52 @@ struct dtl_rec_reader {
 static bool crc_ok(uint32_t want, const uint8_t *p, size_t len)
 {
 	return want == (uint32_t)crc32(0, p, (uInt)len);
+}
+
+static bool grow_z(struct dtl_rec_reader *r, size_t len)
+{
+	if (r->zcap >= len)
+		return true;
+	free(r->z);
+	r->z = malloc(len);
+	r->zcap = r->z ? len : 0;
+	return r->z != NULL;
+}
+
+/*
+ * A format 2 data chunk of zlen bytes, skimmed: its column header and its
+ * records read, its columns of entries seeked over, so a window far into a
+ * day reads a small part of it. Its checksum goes unchecked (the bytes it
+ * covers are not all read); the records are parsed as warily as any.
+ */
+static int skim_chunk(struct dtl_rec_reader *r, uint32_t zlen, char *err, size_t errlen)
+{
+	uint64_t at = r->off + CHUNK_HDR;
+	uint8_t head[DTL_V2_HEAD];
+	size_t stored;
+	struct stat st;
+	char why[256] = "";
+
+	if (fstat(fileno(r->f), &st) || at + zlen > (uint64_t)st.st_size) {
+		snprintf(err, errlen, "offset %" PRIu64 ": cut off (a chunk of %u bytes past the "
+			 "file's end)", r->off, zlen + CHUNK_HDR);
+		return -1;
+	}
+	if (fread(head, 1, sizeof(head), r->f) != sizeof(head) ||
+	    dtl_rec_v2__head(head, zlen, DTL_REC_MAX_RAW, &stored, why, sizeof(why)) ||
+	    !grow_z(r, stored ? stored : 1) || fread(r->z, 1, stored, r->f) != stored ||
+	    dtl_rec_v2__open_records(&r->in, dctx, head, r->z, why, sizeof(why)) ||
+	    fseeko(r->f, (off_t)(at + zlen), SEEK_SET)) {
+		snprintf(err, errlen, "offset %" PRIu64 ": %s", r->off, r->zcap ? (why[0] ? why :
+			 "cut off") : "out of memory");
+		return -1;
+	}
+	r->off = at + zlen;
+	r->pos = 0;
+	r->recs = r->in.p[0];
+	r->len = (size_t)(r->in.end[0] - r->in.p[0]);
+	r->skimmed = true;
+	return 1;
 }
 
 /* 1 chunk read, 0 clean end, -1 with why in err (and where). */
@@ -85,11 +134,14 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 			 "packed, %u raw)", r->off, hdr[5], zlen, rlen);
 		return -1;
 	}
-	if (r->zcap < zlen) {
-		free(r->z);
-		r->z = malloc(zlen);
-		r->zcap = r->z ? zlen : 0;
+	r->skimmed = r->skim;
+	if (!dctx)
+		dctx = ZSTD_createDCtx();
+	if (r->skim && hdr[4] == CHUNK_DATA && hdr[5] == DTL_V2_CODEC && dctx && r->seekable) {
+		*type = CHUNK_DATA;
+		return skim_chunk(r, zlen, err, errlen);
 	}
+	grow_z(r, zlen);
 	/* a zstd chunk's records are decompressed here; columns decode into their own */
 	if (hdr[5] == CODEC_ZSTD && r->rawcap < rlen + 1u) {
 		free(r->raw);
@@ -110,8 +162,6 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 		snprintf(err, errlen, "offset %" PRIu64 ": bad checksum", r->off);
 		return -1;
 	}
-	if (!dctx)
-		dctx = ZSTD_createDCtx();
 	r->off += CHUNK_HDR + zlen;
 	r->pos = 0;
 	*type = hdr[4];
@@ -315,6 +365,8 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		p += REC_HDR;
 		switch (ev->kind) {
 		case DTL_REC_ENTRIES:
+			if (r->skimmed)
+				continue;
 			if (unpack_entries(r, p, body, ev))
 				return 0;
 			return 1;
@@ -419,6 +471,15 @@ int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns)
 	}
 	r->done = true;
 	return found;
+}
+
+void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on)
+{
+	struct stat st;
+	int fd = fileno(r->f);
+
+	r->skim = on;
+	r->seekable = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
 }
 
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)

@@ -33,7 +33,7 @@
 #include "le.h"
 
 #define STORE_BELOW 64		/* a stream this short is stored as it is */
-#define HDR (1 + DTL_V2_STREAMS * 9)
+#define HDR DTL_V2_HEAD
 #define PV_MAX 9		/* bytes of the longest prefix varint */
 
 enum { C_DISP = 1, C_PRE, C_PROC, C_TB, C_E2D, C_R2E, C_W2R, C_FAULT, C_SRR0, C_SRR1 };
@@ -368,12 +368,13 @@ int dtl_rec_v2__seal(ZSTD_CCtx *cctx, const uint8_t *rec, size_t len,
 
 /* --- reading ------------------------------------------------------------------ */
 
-int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z, size_t len,
-		     size_t maxraw, char *err, size_t errlen)
+/* The column header: each stream's codec and lengths possible, and *raw their decoded total. */
+static int check_head(const uint8_t *z, size_t len, size_t maxraw, size_t *raw, char *err,
+		      size_t errlen)
 {
-	size_t raw = 0, stored = 0, off = HDR, at = 0;
+	size_t stored = 0;
 
-	memset(in->prev, 0, sizeof(in->prev));
+	*raw = 0;
 	if (len < HDR || z[0] != DTL_V2_STREAMS) {
 		snprintf(err, errlen, "a chunk of columns has no room for its %d streams",
 			 DTL_V2_STREAMS);
@@ -382,11 +383,11 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 	for (int s = 0; s < DTL_V2_STREAMS; s++) {
 		const uint8_t *h = z + 1 + s * 9;
 
-		raw += get32(h + 1);
+		*raw += get32(h + 1);
 		stored += get32(h + 5);
 		if (h[0] > 2 || (h[0] != 1 && get32(h + 1) != get32(h + 5)) ||
 		    (h[0] == 2 && (!rice_column(s) || !get32(h + 1))) ||
-		    raw > maxraw || stored > len - HDR) {
+		    *raw > maxraw || stored > len - HDR) {
 			snprintf(err, errlen, "column %d: impossible (codec %u, %u bytes stored, %u "
 				 "raw)", s, h[0], get32(h + 5), get32(h + 1));
 			return -1;
@@ -396,46 +397,98 @@ int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z
 		snprintf(err, errlen, "columns of %zu bytes in a chunk of %zu", stored, len - HDR);
 		return -1;
 	}
-	if (in->cap < raw + DTL_V2_STREAMS * DTL_V2_PAD) {
-		free(in->buf);
-		in->cap = raw + DTL_V2_STREAMS * DTL_V2_PAD;
-		in->buf = malloc(in->cap);
-		if (!in->buf) {
-			in->cap = 0;
-			snprintf(err, errlen, "out of memory");
+	return 0;
+}
+
+static int grow_in(struct dtl_rec_v2_in *in, size_t need, char *err, size_t errlen)
+{
+	if (in->cap >= need)
+		return 0;
+	free(in->buf);
+	in->cap = need;
+	in->buf = malloc(in->cap);
+	if (in->buf)
+		return 0;
+	in->cap = 0;
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+/* Stream s, its header h and its sz stored bytes at src, into dst, padded. */
+static int open_stream(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, int s, const uint8_t *h,
+		       const uint8_t *src, uint8_t *dst, char *err, size_t errlen)
+{
+	size_t n = get32(h + 1), sz = get32(h + 5);
+
+	in->k[s] = -1;
+	if (h[0] != 1 && n) {
+		memcpy(dst, src, n);
+	} else if (h[0]) {
+		size_t got = ZSTD_decompressDCtx(dctx, dst, n, src, sz);
+
+		if (ZSTD_isError(got) || got != n) {
+			snprintf(err, errlen, "column %d does not decompress", s);
 			return -1;
 		}
 	}
+	memset(dst + n, 0, DTL_V2_PAD);
+	in->p[s] = dst;
+	in->end[s] = dst + n;
+	in->bit[s] = 0;
+	if (h[0] == 2) {
+		if (dst[0] > RICE_KMAX) {
+			snprintf(err, errlen, "column %d: Rice parameter %u", s, dst[0]);
+			return -1;
+		}
+		in->k[s] = dst[0];
+		in->p[s] = dst + 1;
+	}
+	return 0;
+}
+
+int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z, size_t len,
+		     size_t maxraw, char *err, size_t errlen)
+{
+	size_t raw, off = HDR, at = 0;
+
+	memset(in->prev, 0, sizeof(in->prev));
+	if (check_head(z, len, maxraw, &raw, err, errlen) ||
+	    grow_in(in, raw + DTL_V2_STREAMS * DTL_V2_PAD, err, errlen))
+		return -1;
 	for (int s = 0; s < DTL_V2_STREAMS; s++) {
 		const uint8_t *h = z + 1 + s * 9;
-		size_t n = get32(h + 1), sz = get32(h + 5);
-		uint8_t *dst = in->buf + at;
 
+		if (open_stream(in, dctx, s, h, z + off, in->buf + at, err, errlen))
+			return -1;
+		off += get32(h + 5);
+		at += get32(h + 1) + DTL_V2_PAD;
+	}
+	return 0;
+}
+
+int dtl_rec_v2__head(const uint8_t *head, size_t len, size_t maxraw, size_t *stored, char *err,
+		     size_t errlen)
+{
+	size_t raw;
+
+	if (check_head(head, len, maxraw, &raw, err, errlen))
+		return -1;
+	*stored = get32(head + 1 + 5);
+	return 0;
+}
+
+int dtl_rec_v2__open_records(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *head,
+			     const uint8_t *z0, char *err, size_t errlen)
+{
+	memset(in->prev, 0, sizeof(in->prev));
+	if (grow_in(in, get32(head + 1 + 1) + DTL_V2_PAD, err, errlen) ||
+	    open_stream(in, dctx, 0, head + 1, z0, in->buf, err, errlen))
+		return -1;
+	/* no entries: every column empty, so no count is believed */
+	for (int s = 1; s < DTL_V2_STREAMS; s++) {
+		in->p[s] = in->end[s] = in->buf + get32(head + 1 + 1);
 		in->k[s] = -1;
-		if (h[0] != 1 && n) {
-			memcpy(dst, z + off, n);
-		} else if (h[0]) {
-			size_t got = ZSTD_decompressDCtx(dctx, dst, n, z + off, sz);
-
-			if (ZSTD_isError(got) || got != n) {
-				snprintf(err, errlen, "column %d does not decompress", s);
-				return -1;
-			}
-		}
-		memset(dst + n, 0, DTL_V2_PAD);
-		in->p[s] = dst;
-		in->end[s] = dst + n;
 		in->bit[s] = 0;
-		if (h[0] == 2) {
-			if (dst[0] > RICE_KMAX) {
-				snprintf(err, errlen, "column %d: Rice parameter %u", s, dst[0]);
-				return -1;
-			}
-			in->k[s] = dst[0];
-			in->p[s] = dst + 1;
-		}
-		off += sz;
-		at += n + DTL_V2_PAD;
 	}
 	return 0;
 }

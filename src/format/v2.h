@@ -57,6 +57,17 @@ struct dtl_rec_v2_in {
 int dtl_rec_v2__open(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *z, size_t len,
 		     size_t maxraw, char *err, size_t errlen);
 /*
+ * For a reader that passes over the entries: the column header (DTL_V2_HEAD
+ * bytes, of a payload of len bytes) checked as dtl_rec_v2__open checks it,
+ * and *stored, the bytes of stream 0 that follow it; then those bytes, z0,
+ * decoded alone: the records, with every column empty. -1 with why in err.
+ */
+#define DTL_V2_HEAD (1 + DTL_V2_STREAMS * 9)
+int dtl_rec_v2__head(const uint8_t *head, size_t len, size_t maxraw, size_t *stored, char *err,
+		     size_t errlen);
+int dtl_rec_v2__open_records(struct dtl_rec_v2_in *in, ZSTD_DCtx *dctx, const uint8_t *head,
+			     const uint8_t *z0, char *err, size_t errlen);
+/*
  * How many more entries the columns hold at most (by the reason columns):
  * no count past it is believed.
  */

@@ -53,11 +53,17 @@ int loop_window_init(struct dtl_loop *l, char *err, size_t errlen)
 	return 0;
 }
 
-static bool before(const struct dtl_loop *l)
+/* Whether the interval after the next k (one recorded interval each) is before the window. */
+static bool before_at(const struct dtl_loop *l, uint64_t k)
 {
 	if (l->win_begin_iv)
-		return l->shown + 1 < l->win_begin_iv;
-	return l->win_begin_ns && clock_now(l) + half(l) < l->win_begin_ns;
+		return l->shown + k + 1 < l->win_begin_iv;
+	return l->win_begin_ns && clock_now(l) + k * 2 * half(l) + half(l) < l->win_begin_ns;
+}
+
+static bool before(const struct dtl_loop *l)
+{
+	return before_at(l, 0);
 }
 
 bool loop_window_over(struct dtl_loop *l)
@@ -96,20 +102,31 @@ bool loop_window_skip(struct dtl_loop *l, uint64_t interval_ns)
 	while (before(l)) {
 		uint64_t now;
 
+		/*
+		 * The intervals before it are read without their entries, but
+		 * for the last: the window's first entries take up where those
+		 * left off (a VP's processor, for its migrations).
+		 */
+		dtl_source__skim(l->src, before_at(l, 1));
 		/* followed (--follow), a window may begin after what is written yet */
 		while (!dtl_source__ready(l->src) && !loop_stopped(l))
 			dtl_source__poll(l->src, 200);
-		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts))
+		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts)) {
+			dtl_source__skim(l->src, false);
 			return false;	/* it ends before the window: the caller says so */
+		}
 		now = loop_now(l, CLOCK_MONOTONIC);
 		if (now - last >= 500000000ull && now - t0 >= 500000000ull) {
 			progress(l, false);
 			last = now;
 			said = true;
 		}
-		if (loop_stopped(l))
+		if (loop_stopped(l)) {
+			dtl_source__skim(l->src, false);
 			return false;
+		}
 	}
+	dtl_source__skim(l->src, false);
 	if (said)
 		progress(l, true);
 	l->win_first = l->shown + 1;

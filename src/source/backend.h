@@ -46,6 +46,8 @@ struct dtl_source_ops {
 	int (*rewind)(struct dtl_source *src, char *err, size_t errlen);
 	/* NULL: always; a recording followed as it grows: its next interval is written */
 	bool (*ready)(struct dtl_source *src);
+	/* A recording's entries passed over, or no longer, from its next interval on; NULL: never */
+	void (*skim)(struct dtl_source *src, bool on);
 	/* A recording's last interval's end (its clock), without replaying it; NULL: unknown */
 	bool (*end_clock)(const struct dtl_source *src, uint64_t *ns);
 	/* Its own VPA counters for the witness (the simulator's), in step with what it handed out. */

@@ -168,6 +168,12 @@ bool dtl_source__end_clock(const struct dtl_source *src, uint64_t *ns)
 	return src->ops->end_clock && src->ops->end_clock(src, ns);
 }
 
+void dtl_source__skim(struct dtl_source *src, bool on)
+{
+	if (src->ops->skim)
+		src->ops->skim(src, on);
+}
+
 bool dtl_source__ready(struct dtl_source *src)
 {
 	return !src->ops->ready || src->ops->ready(src);

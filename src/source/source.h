@@ -107,6 +107,12 @@ bool dtl_source__recorded(const struct dtl_source *src);
  * still being written (--follow), whose next interval may not be yet.
  */
 bool dtl_source__ready(struct dtl_source *src);
+/*
+ * A recording's intervals read without their entries (a window's start
+ * sought: every other record still comes), or with them again; a no-op for
+ * other sources, which have no entries to pass over.
+ */
+void dtl_source__skim(struct dtl_source *src, bool on);
 /* Where a recording's last interval ends (its clock); false where it cannot be known. */
 bool dtl_source__end_clock(const struct dtl_source *src, uint64_t *ns);
 /* Back to a recording's first interval, as just opened; -1 if not a recording. */

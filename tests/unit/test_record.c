@@ -276,6 +276,98 @@ TEST(recording_cut_off_anywhere_replays_its_whole_chunks)
 	fakeroot_free(root);
 }
 
+/*
+ * The sample's events as text, a line each ("kind cpu n value"), entries
+ * included unless skimmed (skim), of the file cut at cut bytes; skimming
+ * ends after tick skim_to (0: never).
+ */
+static size_t events_of(const char *file, size_t cut, bool skim, int skim_to, char *out, size_t len,
+			char *warning, size_t wlen)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_event ev;
+	struct dtl_rec_reader *r;
+	char err[512];
+	size_t off = 0;
+	int ticks = 0;
+	FILE *f = fopen(file, "rb");
+	FILE *c = tmpfile();
+	uint8_t buf[65536];
+	size_t got = fread(buf, 1, cut < sizeof(buf) ? cut : sizeof(buf), f);
+
+	fclose(f);
+	fwrite(buf, 1, got, c);
+	rewind(c);
+	out[0] = warning[0] = '\0';
+	r = dtl_rec_reader__open(c, "cut.dtl", &m, err, sizeof(err));
+	if (!r) {
+		fclose(c);
+		return 0;
+	}
+	dtl_rec_reader__skim(r, skim);
+	while (dtl_rec_reader__next(r, &ev) > 0 && off < len) {
+		off += (size_t)snprintf(out + off, len - off, "%d %u %zu %llu\n", ev.kind, ev.cpu,
+					ev.kind == DTL_REC_ENTRIES ? ev.n : 0,
+					(unsigned long long)ev.value);
+		if (ev.kind == DTL_REC_ENTRIES) {
+			uint8_t want[48 * 40];
+
+			entries(want, ev.n, 1000000 * (uint64_t)(ticks + 1));
+			CHECK(memcmp(ev.data, want, ev.n * 48) == 0);
+		}
+		if (ev.kind == DTL_REC_TICK && ++ticks == skim_to)
+			dtl_rec_reader__skim(r, false);
+	}
+	if (dtl_rec_reader__warning(r))
+		snprintf(warning, wlen, "%s", dtl_rec_reader__warning(r));
+	dtl_rec_reader__close(r);
+	fclose(c);
+	return off;
+}
+
+/* text without its entries lines */
+static void drop_entries(char *text)
+{
+	char *w = text;
+
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		if (strncmp(line, "1 ", 2))
+			w += sprintf(w, "%s\n", line);
+	*w = '\0';
+}
+
+TEST(recording_skimmed_passes_over_entries_alone)
+{
+	const char *root = fakeroot_new();
+	size_t len = write_sample(root);
+	static char all[16384], skim[16384], part[16384], wa[2048], ws[2048];
+
+	CHECK_EQ(DTL_REC_ENTRIES, 1);
+	events_of(path, len, false, 0, all, sizeof(all), wa, sizeof(wa));
+	events_of(path, len, true, 0, skim, sizeof(skim), ws, sizeof(ws));
+	CHECK(strstr(all, "\n1 1 40 0\n") != NULL);
+	CHECK(strstr(skim, "\n1 ") == NULL && strncmp(skim, "1 ", 2));
+	/* off after the first interval: the other two come whole, entries and all */
+	events_of(path, len, true, 1, part, sizeof(part), ws, sizeof(ws));
+	CHECK(strstr(part, "1 1 40 0\n") != NULL);
+	CHECK(strlen(part) > strlen(skim) && strlen(part) < strlen(all));
+	drop_entries(all);
+	CHECK_STR(skim, all);
+	CHECK(!wa[0] && !ws[0]);
+	/* cut anywhere: skimmed, as many records and as named a cut as read whole */
+	for (size_t cut = 17; cut < len; cut++) {
+		events_of(path, cut, false, 0, all, sizeof(all), wa, sizeof(wa));
+		events_of(path, cut, true, 0, skim, sizeof(skim), ws, sizeof(ws));
+		drop_entries(all);
+		if (strcmp(skim, all) || !wa[0] != !ws[0] || (wa[0] && !strstr(ws, "cut off"))) {
+			CHECK_STR(skim, all);
+			CHECK_STR(ws, wa);
+			break;
+		}
+	}
+	fakeroot_free(root);
+}
+
 TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 {
 	const char *root = fakeroot_new();

@@ -208,6 +208,56 @@ TEST(sideband_ring_walks_across_the_end_and_stops_when_full)
 	CHECK_EQ(bad, 3);
 }
 
+/* ring: records appended at *pos of a 1 KB ring */
+static void ring_put(uint8_t *ring, uint64_t *pos, const uint8_t *r, size_t len)
+{
+	memcpy(ring + *pos, r, len);
+	*pos += len;
+}
+
+TEST(sideband_ring_takes_a_cpu_wide_switch_once)
+{
+	uint8_t ring[1024], r[64], b[16];
+	struct dtl_sb out[16];
+	uint64_t pos = 0, bad = 0;
+	size_t n;
+
+	/* OUT naming 11, then 11's IN: one switch, at the OUT's time */
+	ring_put(ring, &pos, r, switch_rec(r, true, 10, 11, 100));
+	ring_put(ring, &pos, r, switch_rec(r, false, 11, 10, 101));
+	/* OUT naming 12, records lost, 12's IN: the IN kept (what was lost may be between) */
+	ring_put(ring, &pos, r, switch_rec(r, true, 11, 12, 200));
+	put64(b, 1);
+	put64(b + 8, 3);
+	ring_put(ring, &pos, r, rec(r, 2, 0, b, 16, 0, 201));
+	ring_put(ring, &pos, r, switch_rec(r, false, 12, 11, 202));
+	/* an IN with no OUT before it, then an OUT naming 0 and another task's IN: all kept */
+	ring_put(ring, &pos, r, switch_rec(r, false, 13, 12, 300));
+	ring_put(ring, &pos, r, switch_rec(r, true, 13, 0, 400));
+	ring_put(ring, &pos, r, switch_rec(r, false, 14, 13, 401));
+	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 0, pos, ST, out, 16, &n, &bad), pos);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(n, 7);
+	CHECK_EQ(out[0].pid, 11);
+	CHECK_EQ(out[0].ns, 100);
+	CHECK_EQ(out[1].pid, 12);
+	CHECK_EQ(out[1].ns, 200);
+	CHECK_EQ(out[2].kind, DTL_SB_LOST);
+	CHECK_EQ(out[3].pid, 12);
+	CHECK_EQ(out[3].ns, 202);
+	CHECK_EQ(out[4].pid, 13);
+	CHECK_EQ(out[5].pid, 0);
+	CHECK_EQ(out[6].pid, 14);
+	CHECK_EQ(out[6].ns, 401);
+	/* a per-task event's IN after its OUT: the OUT says nothing, the IN is the switch */
+	pos = 0;
+	ring_put(ring, &pos, r, rec(r, 14, 1u << 13, b, 0, 10, 500));
+	ring_put(ring, &pos, r, rec(r, 14, 0, b, 0, 10, 501));
+	dtl_sb__ring(ring, sizeof(ring), 0, pos, ST, out, 16, &n, &bad);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(out[0].ns, 501);
+}
+
 TEST(sideband_perf_clock_goes_back_on_the_timebase)
 {
 	/* Documentation/arch/powerpc/vpa-dtl.rst's header: upstream perf's decoding */

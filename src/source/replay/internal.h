@@ -47,6 +47,7 @@ struct replay {
 	char *syms;
 	size_t nsyms, symcap;
 	bool own_syms;
+	bool skim;			/* entries passed over: each reader opened is told */
 	unsigned int sym_records, sym_skip;
 };
 

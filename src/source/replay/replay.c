@@ -90,6 +90,7 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 	p->r = dtl_rec_reader__open(p->f, p->name, &m, err, errlen);
 	if (!p->r)
 		return -1;	/* the file changed under us; replay_close copes */
+	dtl_rec_reader__skim(p->r, p->skim);
 	start(src);
 	return 0;
 }
@@ -315,6 +316,15 @@ static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
 	p->eof_in_interval = p->eof;
 }
 
+static void replay_skim(struct dtl_source *src, bool on)
+{
+	struct replay *p = src->priv;
+
+	p->skim = on;
+	if (p->r)
+		dtl_rec_reader__skim(p->r, on);
+}
+
 /* --follow: the next interval is on disk (or the recording ended: the read says so). */
 static bool replay_ready(struct dtl_source *src)
 {
@@ -434,5 +444,6 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.ended = replay_ended,
 	.rewind = replay_rewind,
 	.ready = replay_ready,
+	.skim = replay_skim,
 	.end_clock = replay__end_clock,
 };

@@ -76,6 +76,7 @@ bool replay__next_file(struct dtl_source *src)
 			 "end marker; the replay went on with %.900s", p->name, path);
 	dtl_rec_reader__close(p->r);
 	fclose(p->f);
+	dtl_rec_reader__skim(r, p->skim);
 	p->r = r;
 	p->f = f;
 	p->seq++;
