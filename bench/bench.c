@@ -17,6 +17,7 @@
  *   replay        -r at full speed: entries/s through reader and stats
  *   report        --report of a 1920-CPU x 600-interval recording, against the
  *                 same replay without it
+ *   seek          --begin -10m of a 2 h recording, against its whole replay
  *   exposition    the exporter's per-interval render of 1920 CPUs (both formats),
  *                 against memcpy of the same bytes; and a scrape over HTTP
  *                 (server and client both in this process: an upper bound)
@@ -869,6 +870,47 @@ static void bench_report(const char *bin)
 }
 
 /*
+ * A window's start sought (--begin): two hours of 16 busy vCPUs at 10 s
+ * intervals, its last 10 minutes against the whole replay. The intervals
+ * before the window are skimmed (their entries' columns seeked over), so the
+ * cost should follow the window, not the file.
+ */
+static void bench_seek(const char *bin)
+{
+	char rec[] = "/tmp/dtltop-bench-seek.dtl";
+	char *make[] = { (char *)bin, "--no-config", "--sim=vcpus=16,clock=virtual", "-d", "10",
+			 "-n", "720", "-b", "-o", "/dev/null", "-w", rec, NULL };
+	char *all[] = { (char *)bin, "--no-config", "-r", rec, "-b", "--csv", "-o", "/dev/null", NULL };
+	char *last[] = { (char *)bin, "--no-config", "-r", rec, "--begin", "-10m", "-b", "--csv", "-o",
+			 "/dev/null", NULL };
+	char *tail[] = { (char *)bin, "--no-config", "-r", rec, "--begin", "-10m", "--end", "-9m",
+			 "-b", "--csv", "-o", "/dev/null", NULL };
+	char *first[] = { (char *)bin, "--no-config", "-r", rec, "--end", "#1", "-b", "--csv", "-o",
+			  "/dev/null", NULL };
+	struct rusage ru, ru_all, ru_last, ru_tail, ru_first;
+	struct stat st;
+	double per_h;
+
+	unlink(rec);
+	run_child(make, &ru);
+	run_child(all, &ru_all);
+	run_child(last, &ru_last);
+	run_child(tail, &ru_tail);
+	run_child(first, &ru_first);
+	/* the skim's own: a start and one interval's replay taken off, per recorded hour skimmed */
+	per_h = (ru_cpu_s(&ru_tail) - ru_cpu_s(&ru_first) - ru_cpu_s(&ru_all) / 720) / (110.0 / 60);
+	printf("seek (-r FILE --begin -10m), 2 h of 16 vCPUs at 10 s intervals, a %.0f MB recording:\n",
+	       stat(rec, &st) ? 0 : (double)st.st_size / 1e6);
+	printf("  whole replay  %8.3f s CPU\n", ru_cpu_s(&ru_all));
+	printf("  last 10 min   %8.3f s CPU, %.2fx the whole (the window's share: %.2f)\n",
+	       ru_cpu_s(&ru_last), ru_cpu_s(&ru_last) / (ru_cpu_s(&ru_all) > 0 ? ru_cpu_s(&ru_all) : 1e-9),
+	       10.0 / 120);
+	printf("  to its start  %8.3f s CPU a recorded hour skimmed: to a day's last hour ~%.2f s "
+	       "(target <= 1 s)\n", per_h > 0 ? per_h : 0, (per_h > 0 ? per_h : 0) * 23);
+	unlink(rec);
+}
+
+/*
  * A perf.data of about mb MiB as perf record writes it: 64 CPUs, each a
  * boottb header then AUX chunks of 1000 entries, round robin. Made in a
  * child so that this process stays small for the RSS figures.
@@ -1152,6 +1194,10 @@ int main(int argc, char **argv)
 			bench_report(bin);
 			return 0;
 		}
+		if (strcmp(only, "seek") == 0) {
+			bench_seek(bin);
+			return 0;
+		}
 		if (strcmp(only, "idle") == 0) {
 			bench_idle(bin);
 			return 0;
@@ -1162,7 +1208,7 @@ int main(int argc, char **argv)
 				return 0;
 			}
 		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, names, sideband, frame, aux, reopen, record, "
-			"report or idle\n", only);
+			"report, seek or idle\n", only);
 		return 2;
 	}
 	/*
@@ -1206,5 +1252,6 @@ int main(int argc, char **argv)
 	bench_exposition();
 	bench_idle(bin);
 	bench_report(bin);
+	bench_seek(bin);
 	return 0;
 }
