@@ -695,7 +695,7 @@ static void bench_record(void)
 	struct { unsigned int cpu; int tick; size_t n; uint8_t *data; } *ch = NULL;
 	size_t nch = 0, chcap = 0;
 	char err[512];
-	double t_write = 0, t_stats = 0, t_thread, t0, secs = 0, t_close;
+	double t_write = 0, t_stats = 0, t_thread, t0, secs = 0, t_close, best;
 	uint64_t entries = 0, bytes, replayed = 0;
 	FILE *f;
 
@@ -778,21 +778,33 @@ static void bench_record(void)
 	printf("  size          %8.2f bytes/entry (format 1: 11.5; target <= 5), %.1f MB/s\n",
 	       (double)bytes / entries, bytes / secs / 1e6);
 
-	dtl_stats__reset_totals(st);
-	f = fopen(path, "rb");
-	t0 = cpu_s();
-	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
-	while (r && dtl_rec_reader__next(r, &ev) > 0)
-		if (ev.kind == DTL_REC_ENTRIES) {
-			dtl_stats__add_entries(st, ev.cpu, ev.data, ev.n);
-			replayed += ev.n;
-		}
-	t0 = cpu_s() - t0;
-	dtl_rec_reader__close(r);
-	fclose(f);
+	/*
+	 * Best of 5: one pass moved by 20 % between runs of this bench, with
+	 * the same binary and file, as other work shared the machine's cores
+	 * (27 M/s beside a test suite, 33-37 alone); within a run, passes agree
+	 * to 2 %. The stats alone over the same entries is the baseline.
+	 */
+	best = 1e9;
+	for (int k = 0; k < 5; k++) {
+		dtl_stats__reset_totals(st);
+		replayed = 0;
+		f = fopen(path, "rb");
+		t0 = cpu_s();
+		r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+		while (r && dtl_rec_reader__next(r, &ev) > 0)
+			if (ev.kind == DTL_REC_ENTRIES) {
+				dtl_stats__add_entries(st, ev.cpu, ev.data, ev.n);
+				replayed += ev.n;
+			}
+		dtl_rec_reader__close(r);
+		t0 = cpu_s() - t0;
+		best = t0 < best ? t0 : best;
+		fclose(f);
+	}
 	unlink(path);
-	printf("replay (-r --speed max), the same file:\n");
-	printf("  reader+stats  %8.1f M entries/s per core (target >= 30)\n", replayed / t0 / 1e6);
+	printf("replay (-r --speed max), the same file, best of 5:\n");
+	printf("  reader+stats  %8.1f M entries/s per core (target >= 30), %.2fx the stats' "
+	       "time alone\n", replayed / best / 1e6, best / (t_stats > 0 ? t_stats : 1e-9));
 	dtl_stats__delete(st);
 }
 

@@ -8,7 +8,12 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=
 ulimit -t 240
 failures=0
 pass=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# DTL_FAILFAST (tests/mutants.sh): the first failure ends the test; a mutant needs no more
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+	[ -z "${DTL_FAILFAST:-}" ] || exit 1
+}
 ok() { pass=$((pass + 1)); }
 tmp=$(mktemp -d /tmp/dtltop-sh.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -226,20 +226,32 @@ link() {
 }
 link || exit 1
 TESTS="unit verdict man cli truth report exporter whopays triage tui"
-# run_test NAME: one fast test, quietly, as make check-fast runs it
+# run_test NAME: one fast test, quietly, as make check-fast runs it, but ending
+# at its first failure (DTL_FAILFAST: a mutant needs one); whatever it left
+# running (an exporter on its port) dies with its process group, which timeout
+# makes, so that it cannot fail the next mutant's test in its stead
 run_test() {
-	case $1 in
-	unit) timeout -k 5 120 build/unit ;;
-	verdict) timeout -k 5 120 build/verdict ;;
-	man) timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 ;;
-	report) DTLTOP=./dtltop REPORT_BIG=0 REPORT_BROWSER=0 timeout -k 5 300 tests/report.sh ;;
-	*) DTLTOP=./dtltop timeout -k 5 300 "tests/$1.sh" ;;
-	esac >/dev/null 2>&1 </dev/null
+	(
+		exec >/dev/null 2>&1 </dev/null
+		export DTL_FAILFAST=1 DTLTOP=./dtltop
+		case $1 in
+		unit) exec timeout -k 5 120 build/unit ;;
+		verdict) exec timeout -k 5 120 build/verdict ;;
+		man) exec timeout -k 5 120 tests/man.sh ./dtltop man/dtltop.1 ;;
+		report) REPORT_BIG=0 REPORT_BROWSER=0 exec timeout -k 5 300 tests/report.sh ;;
+		*) exec timeout -k 5 300 "tests/$1.sh" ;;
+		esac
+	) &
+	local pid=$! rc
+	wait "$pid"
+	rc=$?
+	kill -KILL -- "-$pid" 2>/dev/null
+	return $rc
 }
-# run_tests NAME...: 0 if every one passes; stops at the first that fails
+# run_tests NAME...: 0 if every one passes; stops at the first that fails, named in $killer
 run_tests() {
 	local t
-	for t in "$@"; do run_test "$t" || return 1; done
+	for t in "$@"; do run_test "$t" || { killer=$t; return 1; }; done
 }
 
 # --diff: which fast tests execute each line, from a --coverage build of the same tree
@@ -321,7 +333,7 @@ while IFS='^' read -r file from to what; do
 			echo "SURVIVED: $what ($(echo $tests))"
 			survivors+=("$what: $(sed 's/\\t/ /g' <<<"$to" | tr -s ' ')")
 		else
-			echo "killed: $what"
+			echo "killed by $killer: $what"
 			killed=$((killed + 1))
 		fi
 	fi
