@@ -39,8 +39,8 @@ else
 	ONLY=${1:-}
 	MUTANTS=$(cat <<'EOF'
 src/view/report/scale.c ^ k ? sum / (double)k : NAN ^ k ? sum / (double)(i1 - i0) : NAN ^ report: an unknown interval counted as zero
-src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 : 1; ^ report: the best rows shown as the worst
-src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50
+src/view/report/html.c ^ \t\treturn mx < my ? 1 : -1; ^ \t\treturn mx < my ? -1 : 1; ^ report: the best rows shown as the worst (by report)
+src/view/report/collect.c ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p99_us : NAN; ^ r->s[RP_P99][i] = dtl && a->dispatches ? a->lat_p50_us : NAN; ^ report: p99 drawn from p50 (by report)
 src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfprintf ^ exposition: latency buckets not cumulative
 src/stats/counts.h ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
 src/view/metrics.c ^ \t\tif (c[k].kind == kind) ^ \t\tif (c[k].kind == DTL_COL_PREEMPT) ^ exposition: dispatches counted under the preempt reasons
@@ -54,7 +54,7 @@ src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dis
 src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
 src/stats/stats.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
 src/stats/stats.c ^ c->migr_core += moved & ^ c->migr_core += 0 & ^ every migration called another core
-src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time
+src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time (by cli)
 src/platform/sys.c ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 2.0 / ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 1.0 / ^ lparcfg dispatches counted twice per cycle
 src/platform/sys.c ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / dtb; ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / (double)tb_freq; ^ app not per elapsed timebase
 src/loop/loop.c ^ \tlpar_row(l);\n ^  ^ physc never reaches the CSV
@@ -83,68 +83,68 @@ src/format/perfdata.c ^ for (size_t l = 32; l <= 64; l += 16) ^ for (size_t l = 
 src/format/perfdata.c ^ pd->mask = (unsigned int)le64(a + 8) & DTL_MASK_ALL; ^ pd->mask = DTL_MASK_ALL; ^ a masked perf.data shown as complete
 src/format/perfdata.c ^ double ns = (double)(t0 - pd->boot_tb) ^ double ns = (double)(t0) ^ perf.data times not from boot
 src/format/perfdata.c ^ \t\t\t\tgaps += passed_gaps(s);\n\t\t\t\tmemcpy ^ \t\t\t\tmemcpy ^ gaps inside an interval's entries dropped
-src/format/v1.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas
-src/format/record.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
-src/format/record.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
-src/format/record.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
-src/format/record.c ^ \t\tif (err && !w->job_err)\n\t\t\tw->job_err = err;\n ^  ^ the compressor thread's write errors swallowed
-src/source/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group
-src/source/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length
-src/source/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ replay -C shows and writes every CPU
-src/source/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored
-src/source/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay
-src/source/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped
-src/view/columns.c ^ r->cpu == DTL_ROW_SELECTED ? "selected" : NULL; ^ r->cpu == DTL_ROW_SELECTED ? "all" : NULL; ^ -C aggregate labelled all
+src/format/v1.c ^ \t\ttb = prev + dtl__be64(e + 16); ^ \t\ttb = dtl__be64(e + 16); ^ replayed timebases are deltas (by cli)
+src/format/recmeta.c ^ \t\t\tm->start_tb = strtoull(v, NULL, 10); ^ \t\t\tm->start_tb = 0; ^ a recording's start timebase ignored
+src/format/recread.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb = 0; ^ a recording's interval ends ignored
+src/format/recread.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
+src/format/recwrite.c ^ \t\tif (err && !w->job_err)\n\t\t\tw->job_err = err;\n ^  ^ the compressor thread's write errors swallowed
+src/source/replay/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group (by cli)
+src/source/replay/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length (by truth)
+src/source/replay/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ replay -C shows and writes every CPU (by truth)
+src/source/replay/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored (by tui)
+src/source/replay/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay (by tui)
+src/source/replay/replay.c ^ c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0; ^ c->gaps = 0; ^ recorded gaps dropped (by truth)
+src/view/columns.c ^ r->cpu == DTL_ROW_SELECTED ? "selected" : NULL; ^ r->cpu == DTL_ROW_SELECTED ? "all" : NULL; ^ -C aggregate labelled all (by cli)
 src/view/table.c ^ \treturn x->cpu - y->cpu; ^ \treturn (x->cpu - y->cpu) * sort_dir; ^ ties follow the sort direction
-src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "%u", r->mask); ^ mask column in decimal
-src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0
+src/view/columns.c ^ snprintf(buf, len, "0x%x", r->mask); ^ snprintf(buf, len, "%u", r->mask); ^ mask column in decimal (by cli)
+src/view/columns.c ^ snprintf(buf, len, "%*s", c->width, "gap"); ^ snprintf(buf, len, "%*s", c->width, "0"); ^ an unknown loss shown as 0 (by truth)
 src/opts/table.c ^ if (*v < 0.01) { ^ if (*v <= 0.01) { ^ -d 0.01 refused
 src/opts/parse.c ^ if (o->have_mask && replay) { ^ if (0) { ^ -e silently ignored by a replay
 src/loop/loop.c ^ \tif (!l->paused) {\n\t\tl->fresh = fresh; ^ \tif (1) {\n\t\tl->fresh = fresh; ^ pause does not freeze the rows (by tui)
-src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late
+src/loop/loop.c ^ \t\tsync_mask(l);\n\t\tloop_rec_chunk(l, &c); ^ \t\tloop_rec_chunk(l, &c); ^ a replay's mask changes reach the stats late (by tui)
 src/loop/loop.c ^ \tif (need > 0 && need < cap)\n\t\tcap = need; ^ \t(void)need; ^ a debugfs ring laps while a script sleeps to the interval's end
 src/loop/loop.c ^ int cap = v->ops->wait ? POLL_MS : IDLE_MS, ^ int cap = POLL_MS, ^ an idle exporter wakes 50 times a second (by exporter)
 src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (speed > 0 ? speed : 1e6); ^ l->o.interval_s = dtl_source__recorded_interval(l->src); ^ --speed ignored by a replay
 src/main.c ^ SIGTERM, SIGHUP, SIGUSR1 ^ SIGTERM, SIGUSR1 ^ SIGHUP loses the -o output (by truth)
-src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted
-src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file
+src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted (by truth)
+src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file (by truth)
 src/stats/stats.c ^ r->processor_id) >> core_shift == 0); ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
 src/stats/stats.c ^ \ts->total_s = 0;\n ^  ^ after r, since-start rates over the time before the reset too
 src/loop/loop.c ^ dtl_sys__lpar_figs(&l->lparcfg_prev, &l->lparcfg, tb_freq, &l->lpar); ^ dtl_sys__lpar_figs(&l->lparcfg0, &l->lparcfg, tb_freq, &l->lpar); ^ an interval's physc is the since-start mean
 src/loop/loop.c ^ \tif (l->table.selected)\n\t\treturn; ^ \tif (0)\n\t\treturn; ^ -C: the selected row carries the partition's physc
 src/view/metrics.c ^ if (*s == '\\' || *s == '"') ^ if (*s == '\\') ^ exposition: a quote in a label value not escaped
 src/view/metrics.c ^ g->entc_pct / 100); ^ g->entc_pct); ^ exposition: entitlement used as a percentage, not a ratio
-src/loop/smooth.c ^ || !loop_interactive(l) || ^ || ^ --smooth smooths batch output too
+src/loop/smooth.c ^ || !loop_interactive(l) || ^ || ^ --smooth smooths batch output too (by cli)
 src/opts/config.c ^ char *eq = strchr(line, '=') ^ char *eq = strrchr(line, '=') ^ dtltoprc: a value holding '=' cut at the wrong '='
-src/opts/table.c ^ const char *name = a + (a[0] == '-' || a[0] == '+'); ^ const char *name = a + (a[0] == '-'); ^ -s +timestamp accepted
+src/opts/table.c ^ const char *name = a + (a[0] == '-' || a[0] == '+'); ^ const char *name = a + (a[0] == '-'); ^ -s +timestamp accepted (by cli)
 src/format/perfdata.c ^ pd->truncated, pd->aux_records); ^ pd->aux_records, pd->truncated); ^ perf.data: 'lost N times out of M' swapped
 src/loop/witness.c ^ w->base[cpu].dtl_idx = reg; ^ (void)reg; ^ debugfs: entries lapped before the first VPA read not counted lost
 src/dtl/dtl.c ^ (cp >= 0x7f && cp <= 0x9f) ^ cp == 0x7f ^ a C1 control (U+009B, a CSI) reaches the terminal
-src/format/record.c ^ \tdtl_sanitize(m->host);\n ^  ^ a newline in a perf.data host name injects recording header keys
-src/loop/loop.c ^ dtl_source__recorded(l->src) ? "" : l->host; ^ l->host; ^ a replay shows this machine's host name
-src/opts/parse.c ^ (o->batch || o->output || o->have_format || o->report) ^ (o->batch && o->output) ^ --listen swallows --format=csv
+src/format/recmeta.c ^ \tdtl_sanitize(m->host);\n ^  ^ a newline in a perf.data host name injects recording header keys
+src/loop/loop.c ^ dtl_source__recorded(l->src) ? "" : l->host; ^ l->host; ^ a replay shows this machine's host name (by cli)
+src/opts/parse.c ^ (o->batch || o->output || o->have_format || o->report) ^ (o->batch && o->output) ^ --listen swallows --format=csv (by exporter)
 src/opts/config.c ^ strcmp(r->name, "listen") == 0 || ^ 0 || ^ listen= in dtltoprc makes every run an exporter
-src/opts/save.c ^ if (!f && errno != ENOENT) { ^ if (0) { ^ W writes over a dtltoprc it could not read
+src/opts/save.c ^ if (!f && errno != ENOENT) { ^ if (0) { ^ W writes over a dtltoprc it could not read (by triage)
 src/view/exporter.c ^ dtl_metrics__down(f, false); ^ ; ^ after exit the textfile says dtl_up 1 with frozen counters (by exporter)
 src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 still gets OpenMetrics
-src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask
-src/format/record.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
-src/source/replay.c ^ if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq) ^ if (m->nr_cpus != p->meta.nr_cpus) ^ a rotated set splices another partition's file
+src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask (by cli)
+src/format/recwrite.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
+src/source/replay/set.c ^ if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq) ^ if (m->nr_cpus != p->meta.nr_cpus) ^ a rotated set splices another partition's file
 src/stats/task.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
 src/format/pdtasks.c ^ return lo < t->ntl && t->tl[lo].pid == pid ? t->tl[lo].name : NONE; ^ return NONE; ^ perf.data: a process named only later in the file stays unnamed
 src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p50 : "-"); ^ payer pane: p50 and p99 swapped (by whopays)
-src/loop/nav.c ^ \t\t\tl->table.tasks = t;\n ^  ^ replay: going back leaves the task rows on freed tasks
+src/loop/nav.c ^ \t\t\tl->table.tasks = t;\n ^  ^ replay: going back leaves the task rows on freed tasks (by whopays)
 src/view/verdict.c ^ double wait = wanted > 0 ? 100 * all->steal_pct / wanted : 0; ^ double wait = wanted > 0 ? all->steal_pct : 0; ^ verdict: the wait share of the interval, not of the time wanted
 src/view/metrics.c ^ if (k > m->metrics_cgroups) ^ if (k >= m->metrics_cgroups) ^ exposition: an empty cgroup="other" series at exactly the bound
 src/view/metrics.c ^ invol += (DTL_PREEMPT_INVOLUNTARY_MASK >> i) & 1 ? r->preempt[i] : 0; ^ invol += r->preempt[i]; ^ exposition: cgroup preempts count cedes and confers
 src/platform/perf.c ^ p->nr = dtl_cpuset__end(set) ? dtl_cpuset__end(set) : 1; ^ p->nr = dtl_cpuset__count(set) ? dtl_cpuset__count(set) : 1; ^ perf: -C 1 sizes its slots by the count, a write past them
 src/view/json.c ^ else if (c < 0x20) ^ else if (c < 0x1f) ^ json: a control character (0x1f) reaches the output raw
-src/source/sim/hv.c ^ ours_claim = p->capped || !p->weight ? 0 : n * (1 - e); ^ ours_claim = p->capped ? 0 : n * (1 - e); ^ simulator: weight 0 borrows above its entitlement
+src/source/sim/hv.c ^ ours_claim = p->capped || !p->weight ? 0 : n * (1 - e); ^ ours_claim = p->capped ? 0 : n * (1 - e); ^ simulator: weight 0 borrows above its entitlement (by verdict)
 src/source/sim/vp.c ^ \t\t\tif (w)\n\t\t\t\t*w += dt;\n ^  ^ simulator: the partition passes its ceiling, VPs not counted together
 src/source/sim/vp.c ^ if (p->state == VP_DISP && p->used >= budget_ticks(s, p)) { ^ if (0) { ^ simulator: a VP never held past its share of a wheel
 src/source/sim/vp.c ^ next = s->p.idle ? t + g.w2r : v->arrival + v->burst + g.w2r; ^ next = t + g.w2r; ^ simulator: the guest's work shrinks as the hypervisor delays it
 src/view/verdict.c ^ !x.below_ent && x.entc_ok &&\n\t\t   ((x.holds ^ x.entc_ok &&\n\t\t   ((x.holds ^ verdict: starved below its guaranteed entitlement
-src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool
+src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight == 0); ^ x->held = cfg->capped; ^ verdict: weight 0 blamed on the pool (by verdict)
 src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range (by cli)
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
@@ -154,7 +154,7 @@ src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter:
 src/dtl/name.c ^ !(cp >= 0x7f && cp <= 0x9f) ^ !(cp >= 0x7f && cp <= 0x7f) ^ names: a C1 control (CSI) passes
 src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw (by unit)
 src/source/sim/params.c ^ if (!dtl_name__is_clean(f)) { ^ if (0) { ^ simulator: a tasks= cgroup with ESC accepted (by cli)
-src/source/replay.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set (by cli)
+src/source/replay/set.c ^ else if ((p->set_id || m->set_id) && (m->set_id != p->set_id || m->set_seq != p->seq + 1)) ^ else if (0) ^ replay: two runs spliced into one set (by cli)
 src/loop/rec.c ^ high = dtl_rec_set__highest(l->o.write); ^ high = 0; ^ rotate: a restart collides with an earlier run's files (by cli)
 src/tui/tui.c ^ \tif (t->sort_auto && t->last_table)\n ^ \tif (0)\n ^ who pays: v into tasks keeps the CPUs' order (by whopays)
 src/dtl/tbmap.c ^ slack = bound_ns + was + m->residual_ns; ^ slack = bound_ns + m->residual_ns; ^ debugfs who pays: a clock check forgets the old anchor's bracket and calls a held map moved
@@ -166,7 +166,7 @@ src/source/taskfeed.c ^ if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1
 src/source/taskfeed.c ^ if (k && f->sw[k - 1].tb > tb) ^ if (0) ^ who pays: a loss marked before the switch ahead of it in the ring
 src/stats/where.c ^ : strcmp(x->name, y->name); ^ : 0; ^ where: functions of equal counts in address order, not by name
 src/loop/rec.c ^ \tl->rec_sym_rewrite = true;\n ^ \n ^ recording: a rotated set's later file carries no symbols of its own (by whopays)
-src/source/replay.c ^ \t\t\t\tsrc->kallsyms = p->syms;\n ^ \n ^ replay: a recording's symbols read and never used (by whopays)
+src/source/replay/replay.c ^ \t\t\t\tsrc->kallsyms = p->syms;\n ^ \n ^ replay: a recording's symbols read and never used (by whopays)
 src/view/wherecsv.c ^ if (w.user)\n ^ if (0)\n ^ --format where: user space left out, a row's shares short of 100 (by whopays)
 src/view/report/collect.c ^ \tif (slash)\n\t\tsnprintf(buf, len, "of %s", slash + 1); ^ \tif (0)\n\t\tsnprintf(buf, len, "of %s", slash + 1); ^ report: a recording's absolute path on a page that travels
 src/view/report/scale.c ^ if (days && !tm.tm_hour ^ if (0 && !tm.tm_hour ^ report: a span past midnight never says which day
