@@ -246,15 +246,25 @@ expect 'Jump to HH:MM' "b prompts for a time"
 keys '#5' Enter
 expect 'interval 5, ending 00:00:05 UTC \(paused' "b #5 jumps to interval 5"
 expect "^ +0 +$(disp 5) " "cpu 0 shows interval 5's dispatches"
+# skimmed to interval 4, read whole from there: the totals begin at 4's end, and say so
+keys i
+expect '\[since 00:00:04\]' "the totals after a jump say since when"
+keys i
 keys T
 expect 'interval 4, ending 00:00:04 UTC' "T steps back"
 expect "^ +0 +$(disp 4) " "cpu 0 shows interval 4's dispatches"
+keys r i
+expect '\[since 00:00:04\]' "r: totals since the interval shown"
+keys i
 keys t t
 expect 'interval 6, ending' "t steps forward"
 expect "^ +0 +$(disp 6) " "cpu 0 shows interval 6's dispatches"
 keys b '+2' Enter
 expect 'interval 2, ending 00:00:02 UTC' "b +2 jumps back to 2 s after the start"
 expect "^ +0 +$(disp 2) " "cpu 0 shows interval 2's dispatches"
+keys i
+expect '\[since start\]' "nothing passed over on the way to interval 2: the totals are since start"
+keys i
 keys b; keys -- '-3s' Enter
 expect 'interval 5, ending 00:00:05 UTC' "b -3s counts back from the recording's end"
 keys b '00:00:07' Enter

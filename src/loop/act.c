@@ -142,9 +142,7 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 		loop_refill(l, l->table.ts_ns);
 		break;
 	case DTL_ACT_RESET:
-		dtl_stats__reset_totals(l->stats);
-		if (l->tasks)
-			dtl_tasks__reset_totals(l->tasks);
+		loop_totals_restart(l);
 		snprintf(l->status, sizeof(l->status), "totals reset");
 		break;
 	case DTL_ACT_PAUSE:

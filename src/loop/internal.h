@@ -60,6 +60,7 @@ struct dtl_loop {
 	/* --begin, --end (window.c): by time (0 none), or by interval number (0 none) */
 	uint64_t win_begin_ns, win_end_ns, win_begin_iv, win_end_iv;
 	uint64_t win_first;	/* the window's first interval's number; 0: 1 */
+	uint64_t totals_from_ns;	/* where the totals since start begin (r, a window, a seek); 0 the start */
 };
 
 static inline uint64_t loop_now(const struct dtl_loop *l, clockid_t clk)
@@ -88,6 +89,16 @@ void loop_end_status(struct dtl_loop *l, const char *warning);
 /* window.c: a replay's --begin and --end */
 int loop_window_init(struct dtl_loop *l, char *err, size_t errlen);
 bool loop_window_skip(struct dtl_loop *l, uint64_t interval_ns);
+/*
+ * A replay read on, skimmed (its entries passed over) but for the last
+ * interval, up to the one before interval iv (1 the first) or before the one
+ * that starts at ns; where entries were passed over, the totals restart
+ * there. False: the recording ended first, or the loop was stopped.
+ */
+bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_t ns,
+		  const char *to);
+/* The totals since start begin again where the replay or the run stands. */
+void loop_totals_restart(struct dtl_loop *l);
 bool loop_window_over(struct dtl_loop *l);
 /* nav.c: a replay's moves */
 void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns);

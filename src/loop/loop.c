@@ -205,6 +205,7 @@ static void build_model(struct dtl_loop *l)
 	m->smt = l->smt;
 	m->paused = l->paused;
 	m->since_start = l->since_start;
+	m->totals_from_ns = l->totals_from_ns;
 	m->smooth_s = l->smooth_s > 0 && !l->since_start ? l->smooth_s : 0;
 	m->recorded = dtl_source__recorded(l->src);
 	m->recorded_interval_s = m->recorded ? dtl_source__recorded_interval(l->src) : 0;

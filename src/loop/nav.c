@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -48,6 +49,7 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 		}
 	}
 	l->shown = 0;
+	l->totals_from_ns = 0;
 	loop_start_stats(l);
 	loop_sync_online(l);
 	*ts = l->replay_start_ns;
@@ -73,11 +75,29 @@ static void paused_status(struct dtl_loop *l, uint64_t ts)
 		 "resumes)", (unsigned long long)l->shown, when);
 }
 
+/* What a seek goes to, for its progress line: "interval 12", "00:12:00 UTC". */
+static void to_text(uint64_t target, uint64_t at_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(at_ns / 1000000000ull);
+	struct tm tm;
+
+	if (target) {
+		snprintf(buf, len, "interval %llu", (unsigned long long)target);
+		return;
+	}
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S UTC", &tm);
+}
+
 /* To interval target (1 is the first) or, when target is 0, the first ending at or after at_ns. */
 void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
 {
 	uint64_t ts = l->table.ts_ns, interval_ns = (uint64_t)(l->o.interval_s * 1e9);
+	uint64_t rec_ns = (uint64_t)(dtl_source__recorded_interval(l->src) * 1e9);
 	const char *why = refused(l), *warning;
+	uint64_t skim_iv, skim_ns;
+	bool ended = false;
+	char to[64];
 
 	if (why) {
 		snprintf(l->status, sizeof(l->status), "%s", why);
@@ -85,7 +105,27 @@ void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
 	}
 	if ((target ? target <= l->shown : at_ns < ts) && rewind_replay(l, &ts))
 		return;
-	while (target ? l->shown < target : ts < at_ns) {
+	/*
+	 * Far from it: skimmed to the interval before, entries passed over (a
+	 * day's recording is gigabytes); the totals then begin there, and the
+	 * header says since when.
+	 */
+	skim_iv = target;
+	skim_ns = target || at_ns < rec_ns ? 0 : at_ns - rec_ns;
+	/* never past a window's end: the steps below stop there, and say so */
+	if (l->win_end_iv && skim_iv > l->win_end_iv)
+		skim_iv = l->win_end_iv;
+	if (l->win_end_ns && skim_ns > l->win_end_ns)
+		skim_ns = l->win_end_ns;
+	to_text(target, at_ns, to, sizeof(to));
+	if (!loop_window_over(l) && !loop_skim_to(l, interval_ns, skim_iv, skim_ns, to)) {
+		dtl_source__ended(l->src, &warning);
+		loop_end_status(l, warning);
+		ended = true;
+	}
+	if (!dtl_source__clock(l->src, &ts))
+		ts = l->table.ts_ns;
+	while (!ended && (target ? l->shown < target : ts < at_ns)) {
 		if (loop_window_over(l)) {
 			snprintf(l->status, sizeof(l->status), "end of the window (--end %.400s) after "
 				 "interval %llu", l->o.end, (unsigned long long)l->shown);

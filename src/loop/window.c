@@ -53,17 +53,17 @@ int loop_window_init(struct dtl_loop *l, char *err, size_t errlen)
 	return 0;
 }
 
-/* Whether the interval after the next k (one recorded interval each) is before the window. */
-static bool before_at(const struct dtl_loop *l, uint64_t k)
+/* Whether the interval after the next k (one recorded interval each) ends before the target. */
+static bool before_at(const struct dtl_loop *l, uint64_t k, uint64_t iv, uint64_t ns)
 {
-	if (l->win_begin_iv)
-		return l->shown + k + 1 < l->win_begin_iv;
-	return l->win_begin_ns && clock_now(l) + k * 2 * half(l) + half(l) < l->win_begin_ns;
+	if (iv)
+		return l->shown + k + 1 < iv;
+	return ns && clock_now(l) + k * 2 * half(l) + half(l) < ns;
 }
 
 static bool before(const struct dtl_loop *l)
 {
-	return before_at(l, 0);
+	return before_at(l, 0, l->win_begin_iv, l->win_begin_ns);
 }
 
 bool loop_window_over(struct dtl_loop *l)
@@ -73,8 +73,8 @@ bool loop_window_over(struct dtl_loop *l)
 	return l->win_end_ns && clock_now(l) + half(l) > l->win_end_ns;
 }
 
-/* Where the skipping is, every half second it takes: the status line, or a terminal's stderr. */
-static void progress(struct dtl_loop *l, bool done)
+/* Where the skimming is, every half second it takes: the status line, or a terminal's stderr. */
+static void progress(struct dtl_loop *l, const char *to, bool done)
 {
 	time_t t = (time_t)(clock_now(l) / 1000000000ull);
 	char when[32];
@@ -83,57 +83,79 @@ static void progress(struct dtl_loop *l, bool done)
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	if (loop_interactive(l)) {
-		snprintf(l->status, sizeof(l->status), "to --begin %s: at %s UTC, interval %llu",
-			 l->o.begin, when, (unsigned long long)l->shown);
+		snprintf(l->status, sizeof(l->status), "to %s: at %s UTC, interval %llu", to, when,
+			 (unsigned long long)l->shown);
 		loop_redraw(l);
 	} else if (isatty(STDERR_FILENO)) {
-		fprintf(stderr, "\rdtltop: to --begin %s: at %s UTC, interval %llu%s", l->o.begin,
-			when, (unsigned long long)l->shown, done ? "\n" : "");
+		fprintf(stderr, "\rdtltop: to %s: at %s UTC, interval %llu%s", to, when,
+			(unsigned long long)l->shown, done ? "\n" : "");
 	}
+}
+
+void loop_totals_restart(struct dtl_loop *l)
+{
+	dtl_stats__reset_totals(l->stats);
+	if (l->tasks)
+		dtl_tasks__reset_totals(l->tasks);
+	/* the partition's counters too: physc, %entc and app since the same instant */
+	if (l->lparcfg.present)
+		l->lparcfg0 = l->lparcfg;
+	l->totals_from_ns = l->table.ts_ns ? l->table.ts_ns : 1;
+	if (dtl_source__recorded(l->src))
+		l->totals_from_ns = clock_now(l) ? clock_now(l) : l->totals_from_ns;
+}
+
+bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_t ns,
+		  const char *to)
+{
+	uint64_t t0 = loop_now(l, CLOCK_MONOTONIC), last = t0, ts;
+	bool said = false, ok = true, skimmed = false;
+
+	if (!before_at(l, 0, iv, ns))
+		return true;
+	while (ok && before_at(l, 0, iv, ns)) {
+		uint64_t now;
+
+		/* followed (--follow), a window may begin after what is written yet */
+		while (!dtl_source__ready(l->src) && !loop_stopped(l))
+			dtl_source__poll(l->src, 200);
+		/*
+		 * The intervals before it are read without their entries, but
+		 * for the last: the target's first entries take up where those
+		 * left off (a VP's processor, for its migrations; who ran).
+		 */
+		skimmed |= before_at(l, 1, iv, ns);
+		dtl_source__skim(l->src, before_at(l, 1, iv, ns));
+		ok = loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts) && !loop_stopped(l);
+		now = loop_now(l, CLOCK_MONOTONIC);
+		if (ok && now - last >= 500000000ull && now - t0 >= 500000000ull) {
+			progress(l, to, false);
+			last = now;
+			said = true;
+		}
+	}
+	dtl_source__skim(l->src, false);
+	if (!ok)
+		return false;	/* it ends before the target: the caller says so */
+	if (said)
+		progress(l, to, true);
+	/* entries passed over: the totals can only begin after them */
+	if (skimmed)
+		loop_totals_restart(l);
+	l->status[0] = '\0';
+	return true;
 }
 
 bool loop_window_skip(struct dtl_loop *l, uint64_t interval_ns)
 {
-	uint64_t t0 = loop_now(l, CLOCK_MONOTONIC), last = t0, ts;
-	bool said = false;
+	char to[300];
 
 	if (!before(l))
 		return true;
-	while (before(l)) {
-		uint64_t now;
-
-		/*
-		 * The intervals before it are read without their entries, but
-		 * for the last: the window's first entries take up where those
-		 * left off (a VP's processor, for its migrations).
-		 */
-		dtl_source__skim(l->src, before_at(l, 1));
-		/* followed (--follow), a window may begin after what is written yet */
-		while (!dtl_source__ready(l->src) && !loop_stopped(l))
-			dtl_source__poll(l->src, 200);
-		if (!loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts)) {
-			dtl_source__skim(l->src, false);
-			return false;	/* it ends before the window: the caller says so */
-		}
-		now = loop_now(l, CLOCK_MONOTONIC);
-		if (now - last >= 500000000ull && now - t0 >= 500000000ull) {
-			progress(l, false);
-			last = now;
-			said = true;
-		}
-		if (loop_stopped(l)) {
-			dtl_source__skim(l->src, false);
-			return false;
-		}
-	}
-	dtl_source__skim(l->src, false);
-	if (said)
-		progress(l, true);
+	snprintf(to, sizeof(to), "--begin %.280s", l->o.begin);
+	if (!loop_skim_to(l, interval_ns, l->win_begin_iv, l->win_begin_ns, to))
+		return false;
+	loop_totals_restart(l);	/* the window's, from its first interval on */
 	l->win_first = l->shown + 1;
-	/* the window's totals: from its first interval on */
-	dtl_stats__reset_totals(l->stats);
-	if (l->tasks)
-		dtl_tasks__reset_totals(l->tasks);
-	l->status[0] = '\0';
 	return true;
 }

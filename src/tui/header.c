@@ -28,6 +28,25 @@ static void clock_text(const struct dtl_model *m, char *buf, size_t len)
 	strftime(buf, len, m->recorded ? "%H:%M:%S UTC (recorded)" : "%H:%M:%S %Z", &tm);
 }
 
+/* "  [since start]", or since when the totals begin where they do not (r, a window, a seek). */
+static void since_text(const struct dtl_model *m, char *buf, size_t len)
+{
+	time_t t = (time_t)(m->totals_from_ns / 1000000000ull);
+	char when[24];
+	struct tm tm;
+
+	if (!m->totals_from_ns) {
+		snprintf(buf, len, "  [since start]");
+		return;
+	}
+	if (m->recorded)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(buf, len, "  [since %s]", when);
+}
+
 #define HEADER_MAX 10
 
 /*
@@ -64,7 +83,7 @@ static void trend_text(const struct dtl_tui *t, const struct dtl_row *a, char *b
 /* level 0: all; 1: without the source's details; 2: without the version too */
 static void title_text(const struct dtl_model *m, int level, char *buf, size_t len)
 {
-	char mask[32], cpus[64], clk[48], smooth[32] = "", pace[48];
+	char mask[32], cpus[64], clk[48], smooth[32] = "", pace[48], since[40] = "";
 
 	/* a replay: the interval it was recorded with, and how fast it plays */
 	if (m->recorded && m->recorded_interval_s > 0 && m->interval_s > 0 &&
@@ -80,9 +99,11 @@ static void title_text(const struct dtl_model *m, int level, char *buf, size_t l
 	clock_text(m, clk, sizeof(clk));
 	if (m->smooth_s > 0)
 		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
+	if (m->since_start)
+		since_text(m, since, sizeof(since));
 	snprintf(buf, len, "dtltop%s%s%s%s%s  %s  %s%s%s  mask %s (0x%x)  %s  %s",
 		 level < 2 ? " " : "", level < 2 ? DTLTOP_VERSION : "", m->paused ? "  [PAUSED]" : "",
-		 m->since_start ? "  [since start]" : "", smooth, clk, m->source,
+		 since, smooth, clk, m->source,
 		 level < 1 ? " " : "", level < 1 ? m->detail : "", mask, m->mask, pace, cpus);
 }
 

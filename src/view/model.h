@@ -35,6 +35,7 @@ struct dtl_model {
 	unsigned int nr_vps, smt;	/* VPs and the most threads of one; nr_vps 0: unknown */
 	bool paused;
 	bool since_start;
+	uint64_t totals_from_ns;	/* the totals begin there (r, a window, a seek); 0 the start */
 	bool recorded;			/* a replay: times are the recording's */
 	double recorded_interval_s;	/* a replay's interval as recorded (-d's grouping), else 0 */
 	double smooth_s;		/* rows smoothed over this many seconds (the TUI); 0 not */
