@@ -582,6 +582,59 @@ TEST(loop_physc_of_an_interval_is_against_the_reading_before_not_the_first)
 	fakeroot_free(vpa_root);
 }
 
+static int reset_state;
+static double physc_total[8];
+
+/* After the second interval: r, then i (totals since start) */
+static struct dtl_act reset_wait(struct dtl_view *v, int ms)
+{
+	struct fake_view *f = v->priv;
+	struct dtl_act a = { .what = DTL_ACT_NONE };
+
+	clock_ns += (uint64_t)ms * 1000000ull;
+	if (f->fresh == 2 && reset_state < 2)
+		a.what = reset_state++ ? DTL_ACT_SPAN : DTL_ACT_RESET;
+	return a;
+}
+
+static int reset_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
+{
+	struct fake_view *f = v->priv;
+
+	if (fresh && f->fresh < 7)
+		physc_total[f->fresh] = m->since_start && m->lpar ? m->lpar->physc : -1;
+	return physc_show(v, m, fresh);
+}
+
+TEST(loop_reset_restarts_the_partitions_totals_too)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = reset_wait,
+						 .show = reset_show };
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	vpa_root = fakeroot_new();
+	purr_now = 0;
+	tbr_now = 1000 * FAKE_TB_FREQ;
+	reset_state = 0;
+	lparcfg_at(vpa_root, purr_now, tbr_now);
+	snprintf(args, sizeof(args), "--root %s -n 4", vpa_root);
+	l = loop_on(&live_ops, args, &fv, &ops);
+	tbr_now += FAKE_TB_FREQ;	/* 1, 3, 1, 1 processors */
+	purr_now += FAKE_TB_FREQ;
+	lparcfg_at(vpa_root, purr_now, tbr_now);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 4);
+	CHECK_EQ(reset_state, 2);
+	CHECK_EQ(physc_total[1], -1);
+	/* r after the second interval (1, then 3): since then 1 and 1, not 1.67 and 1.5 */
+	CHECK_NEAR(physc_total[2], 1.0, 1e-9);
+	CHECK_NEAR(physc_total[3], 1.0, 1e-9);
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
 extern const struct dtl_source_ops dtl_vpa_ops;
 
 static void vpa_counters(const char *root, unsigned int cpu, uint32_t yields, uint64_t steal,
