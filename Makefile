@@ -6,7 +6,7 @@
 # probe below (kernel source, libperf, libmicrohttpd, ncurses) sees what it
 # installed. DTLTOP_DEPS=done (set for that second make) skips the install.
 DEPS_BUILD := run bench readme-perf
-DEPS_CHECK := check check-fast verdict-check mutants mutants-diff package-check kernel-check patches patches-check deb rpm
+DEPS_CHECK := check check-fast verdict-check mutants mutants-diff package-check kernel-check patches patches-check patches-send deb rpm
 DEPS_GOALS := $(DEPS_BUILD) $(DEPS_CHECK) qemu-check qemu-boots interop-check upstream-compare patches-boot fuzz bare-check
 ifneq ($(if $(DTLTOP_DEPS),,$(filter $(DEPS_GOALS),$(MAKECMDGOALS))),)
 DEPS_KINDS := $(if $(filter $(DEPS_CHECK),$(MAKECMDGOALS)),check) \
@@ -429,6 +429,9 @@ kernel-check: build/kharness build/kharness-san
 # SIGNOFF=1 makes you their author and adds your Signed-off-by (git config).
 patches:
 	scripts/patches.sh write
+# ... as the sender mails it: refused while From:/Signed-off-by are a placeholder
+patches-send:
+	scripts/patches.sh send
 # ... and each step built with W=1 in the 7.3 tree, checkpatch --strict on each
 patches-check:
 	scripts/patches.sh check
@@ -436,6 +439,6 @@ patches-check:
 patches-boot: dtltop
 	scripts/patches.sh boot
 
-.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast verdict-check hostile-names mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
+.PHONY: all deps deps-check bare-check kernel-check patches patches-check patches-send patches-boot qemu-check qemu-boots interop-check upstream-compare setcap run check check-fast verdict-check hostile-names mutants mutants-diff bench fuzz install uninstall dist dist-ppc64le deb rpm package-check \
 	clean readme-screen readme-perf
 endif

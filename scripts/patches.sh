@@ -11,6 +11,10 @@
 #                              runs checkpatch.pl --strict on every patch
 #   scripts/patches.sh boot    make patches-boot: boots every step in the QEMU rig and
 #                              records with upstream perf 7.3 (a first run builds perf and two kernels, about 17 minutes; then about a minute a step)
+#   scripts/patches.sh send    make patches-send: the series as the sender mails it,
+#                              refused while its From: or Signed-off-by is a placeholder
+#                              (the project's identity, an example.org address); prints
+#                              the git send-email command, and runs it with SEND=yes
 # Signed-off-by: none is invented. The patches carry the project's author line
 # and no sign-off (checkpatch is told to expect none) unless SIGNOFF=1: then
 # each patch's author becomes you, as git config user.name/user.email say, and
@@ -81,6 +85,29 @@ else
 	echo "patches.sh: no Signed-off-by: the sender adds theirs with make patches SIGNOFF=1 (git's user.name and user.email)"
 fi
 [ "$mode" = write ] && exit 0
+if [ "$mode" = send ]; then
+	# only a person may send: their name and address, on every patch, signed
+	placeholder() {
+		grep -Eiq '@(lists\.)?example\.(org|com|net)>?$|@localhost>?$|\.(test|invalid|example)>?$|^your name' <<<"$1"
+	}
+	[ $signed = 1 ] || die "send: From: and Signed-off-by are the placeholder 'dtltop developers <dtltop@lists.example.org>': make patches-send SIGNOFF=1 with your git user.name and user.email"
+	placeholder "$me_name" || placeholder "$me_mail" &&
+		die "send: '$me_name <$me_mail>' is a placeholder, not a sender: set git config user.name and user.email"
+	for p in "$out"/0*.patch; do
+		grep -q "^From: $me_name <$me_mail>$" "$p" && { [[ $p == *cover-letter* ]] ||
+			grep -q "^Signed-off-by: $me_name <$me_mail>$" "$p"; } ||
+			die "send: $(basename "$p") is not from and signed off by $me_name <$me_mail>"
+	done
+	cmd=(git send-email --to=linuxppc-dev@lists.ozlabs.org --cc=linux-kernel@vger.kernel.org
+		--cc=maddy@linux.ibm.com --cc=mpe@ellerman.id.au --cc=kjain@linux.ibm.com
+		--cc=linux-perf-users@vger.kernel.org "$out"/0*.patch)
+	if [ "${SEND:-}" = yes ]; then
+		"${cmd[@]}"
+	else
+		echo "patches.sh: would run (SEND=yes runs it): ${cmd[*]}"
+	fi
+	exit 0
+fi
 if [ "$mode" = boot ]; then
 	# each step booted in the QEMU rig with upstream perf 7.3 (tests/interop, the
 	# count and AUX-full scenarios of make upstream-compare): long, not in make check
@@ -102,7 +129,7 @@ if [ "$mode" = boot ]; then
 	echo "patches.sh: every step booted and recorded: $sum"
 	exit 0
 fi
-[ "$mode" = check ] || die "mode '$mode': write, check or boot"
+[ "$mode" = check ] || die "mode '$mode': write, check, send or boot"
 
 # every step builds: the 7.3 tree of tests/kernel/cross.sh (made there if missing)
 ktop=$top/build/ktree/7.3

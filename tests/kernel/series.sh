@@ -20,4 +20,19 @@ cmp -s "$tmp/series"/0001-*.patch kernel/upstream/0001-*.patch && fail "the appl
 PATCHES_SERIES="$tmp/series" scripts/patches.sh write >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'does not apply' "$tmp/out" && ok || fail "a patch that does not apply was not caught: $(tail -3 "$tmp/out")"
 scripts/patches.sh write >/dev/null 2>&1 || fail "make patches after the mutants"
+# sending: refused while From:/Signed-off-by are the placeholder, or an example address
+g=$tmp/gitconfig
+out=$(GIT_CONFIG_GLOBAL=$g scripts/patches.sh send 2>&1 >/dev/null)
+[ $? -ne 0 ] && grep -q "^patches.sh: send: From: and Signed-off-by are the placeholder" <<<"$out" &&
+	[ "$(wc -l <<<"$out")" = 1 ] && ok || fail "send without a sign-off: $out"
+git config --file "$g" user.name "Your Name" && git config --file "$g" user.email you@example.org
+out=$(GIT_CONFIG_GLOBAL=$g SIGNOFF=1 scripts/patches.sh send 2>&1 >/dev/null)
+[ $? -ne 0 ] && grep -q "send: 'Your Name <you@example.org>' is a placeholder" <<<"$out" && ok ||
+	fail "send as Your Name: $out"
+git config --file "$g" user.name "Ada Sender" && git config --file "$g" user.email ada@kernel.org
+out=$(GIT_CONFIG_GLOBAL=$g SIGNOFF=1 scripts/patches.sh send 2>&1)
+[ $? -eq 0 ] && grep -q "would run (SEND=yes runs it): git send-email --to=linuxppc-dev@lists.ozlabs.org .*0014-" <<<"$out" &&
+	grep -q '^Signed-off-by: Ada Sender <ada@kernel.org>$' build/patches/0001-*.patch && ok ||
+	fail "send as a person: $out"
+scripts/patches.sh write >/dev/null 2>&1 || fail "make patches after sending"
 finish
