@@ -359,14 +359,14 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			return 0;
 		}
 		r->pos += REC_HDR + body;
+		if (r->skimmed && p[0] == DTL_REC_ENTRIES)
+			continue;	/* most of a skimmed chunk's records: passed over first */
 		memset(ev, 0, sizeof(*ev));
 		ev->kind = p[0];
 		ev->cpu = get16(p + 2);
 		p += REC_HDR;
 		switch (ev->kind) {
 		case DTL_REC_ENTRIES:
-			if (r->skimmed)
-				continue;
 			if (unpack_entries(r, p, body, ev))
 				return 0;
 			return 1;
