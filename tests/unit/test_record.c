@@ -354,6 +354,31 @@ TEST(recording_skimmed_passes_over_entries_alone)
 	drop_entries(all);
 	CHECK_STR(skim, all);
 	CHECK(!wa[0] && !ws[0]);
+	/* a byte of the first chunk's entry columns damaged: read whole, the checksum says so; skimmed, never read */
+	{
+		uint8_t buf[65536];
+		char dam[300];
+		FILE *f = fopen(path, "rb");
+		size_t n = fread(buf, 1, sizeof(buf), f), at;
+		uint32_t zmeta, stored0;
+
+		fclose(f);
+		memcpy(&zmeta, buf + 16 + 8, 4);
+		at = 16 + 24 + zmeta + 24;		/* the first data chunk's payload */
+		memcpy(&stored0, buf + at + 1 + 5, 4);	/* its records stream's stored bytes */
+		at += 1 + 11 * 9 + stored0 + 2;		/* into the columns */
+		CHECK(at < n);
+		buf[at] ^= 0x5a;
+		snprintf(dam, sizeof(dam), "%s/dam.dtl", root);
+		f = fopen(dam, "wb");
+		fwrite(buf, 1, n, f);
+		fclose(f);
+		events_of(dam, n, false, 0, all, sizeof(all), wa, sizeof(wa));
+		events_of(dam, n, true, 0, skim, sizeof(skim), ws, sizeof(ws));
+		CHECK_CONTAINS(wa, "bad checksum");
+		CHECK_STR(ws, "");
+		CHECK(strstr(skim, "\n6 0 0 ") != NULL);	/* its tick, and the others' */
+	}
 	/* cut anywhere: skimmed, as many records and as named a cut as read whole */
 	for (size_t cut = 17; cut < len; cut++) {
 		events_of(path, cut, false, 0, all, sizeof(all), wa, sizeof(wa));
@@ -514,6 +539,20 @@ TEST(recording_text_reaches_no_terminal_raw)
 	CHECK(r != NULL);
 	CHECK_STR(got.host, "evil?]0;pwned??[2J");
 	CHECK_STR(got.detail, "x?[31my");
+	dtl_rec_reader__close(r);
+	fclose(f);
+	/* a newline in any text starts no key of its own */
+	meta(&m);
+	snprintf(m.detail, sizeof(m.detail), "d\nhost=evil\ncore_threads=4");
+	snprintf(m.source, sizeof(m.source), "s\nset_id=ff");
+	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "v\npartition_name=evil");
+	r = reopen(&m, &got, &f, err, sizeof(err));
+	CHECK(r != NULL);
+	CHECK_STR(got.host, "lpar7");
+	CHECK_EQ(got.core_threads, 0);
+	CHECK_EQ(got.set_id, 0);
+	CHECK_STR(got.partition_name, "");
+	CHECK(strchr(got.detail, '\n') == NULL && strstr(got.detail, "host=evil") != NULL);
 	dtl_rec_reader__close(r);
 	fclose(f);
 }
