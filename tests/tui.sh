@@ -279,6 +279,21 @@ expect 'interval 7, ending' "T works after the end"
 keys q
 [ ! -s "$tmp/stderr3" ] && ok || fail "replay stderr: $(cat "$tmp/stderr3")"
 
+# T across a rotated set: from its third file back into its second, the rows the batch CSV has
+T kill-server 2>/dev/null
+sock="$sock-set"
+"$DTLTOP" --no-config --sim=vcpus=2,clock=virtual -d 1 -n 9 -b --csv -o "$tmp/set.csv" -w "$tmp/set.dtl" \
+	--rotate=3s || fail "a rotated set for T"
+sdisp() { awk -F, -v n="$1" '$3 == "0" && ++k == n { print $4 }' "$tmp/set.csv"; }
+T new-session -d -s t -x 150 -y 40 "$DTLTOP --no-config -r $tmp/set.dtl --no-color 2>$tmp/stderr-set; sleep 30"
+keys b '#8' Enter
+expect 'interval 8, ending 00:00:08 UTC' "b #8 in a set's third file"
+keys T T T
+expect 'interval 5, ending 00:00:05 UTC' "T back into the set's second file"
+expect "^ +0 +$(sdisp 5) " "cpu 0 shows interval 5's dispatches"
+keys q
+[ ! -s "$tmp/stderr-set" ] && ok || fail "T across a set: $(cat "$tmp/stderr-set")"
+
 # a mask change while recording: the screen says what is left out, and the
 # recording keeps the mask per interval, so its replay says it too
 T kill-server 2>/dev/null
