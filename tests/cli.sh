@@ -367,8 +367,8 @@ grep -q '^dtl,host=[^ ]*,cpu=all .*dispatches=[0-9]*i,.*physc=[0-9.]*,.* 1735689
 cmp -s "$tmp/live.csv" "$tmp/replay.csv" && ok || fail "replayed CSV differs from the live run"
 "$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "2 VPs x SMT8 = 16 CPUs$" && ok \
 	|| fail "a replay knows the recorded VPs"
-"$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "replay of $tmp/rec.dtl: sim on" && ok \
-	|| fail "replay header names the recording"
+"$DTLTOP" -r "$tmp/rec.dtl" -b -n 1 | head -1 | grep -q "replay of $tmp/rec.dtl: sim on [^,]*, 2025-01-01 00:00:00Z " && ok \
+	|| fail "replay header names the recording and when it began"
 "$DTLTOP" -r "$tmp/rec.dtl" -b --speed 1000 --csv | cmp -s - "$tmp/live.csv" && ok || fail "--speed 1000"
 # cut off mid-file: a warning, then every whole interval
 size=$(stat -c %s "$tmp/rec.dtl")
