@@ -411,6 +411,7 @@ expect_error "-r missing" "$tmp/nope.dtl" -r "$tmp/nope.dtl" -b
 head -c 10 "$tmp/rec.dtl" >"$tmp/short.dtl"
 expect_error "-r 10 bytes" "offset 0" -r "$tmp/short.dtl" -b
 expect_error "bad --speed" "'fast'" -r "$tmp/rec.dtl" --speed fast -b
+expect_error "--speed with a tail" "bad --speed '2x'" -r "$tmp/rec.dtl" --speed 2x -b
 expect_error "--speed without -r" "--speed needs -r" --sim --speed 2 -b -n 1
 
 # --- perf.data import
