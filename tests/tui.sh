@@ -255,6 +255,10 @@ expect 'interval 4, ending 00:00:04 UTC' "T steps back"
 expect "^ +0 +$(disp 4) " "cpu 0 shows interval 4's dispatches"
 keys r i
 expect '\[since 00:00:04\]' "r: totals since the interval shown"
+keys Enter
+expect 'CPU 0 in detail \(since 00:00:04\)' "the detail pane says since when too"
+expect '^Dispatch latency since 00:00:04 \(' "and its histogram"
+keys Escape
 keys i
 keys t t
 expect 'interval 6, ending' "t steps forward"

@@ -93,7 +93,7 @@ static int histogram(struct dtl_tui *t, const struct dtl_model *m, int y, int ro
 	double us_per_tick = 1e6 / (double)dtl_stats__tb_freq(m->stats);
 	struct dtl_row tot;
 	int used = 1;
-	char b[160], p50[16], p99[16];
+	char b[160], p50[16], p99[16], since[24];
 
 	if (dtl_stats__hist(m->stats, t->detail_id, t->detail_vp, h) ||
 	    (t->detail_vp ? dtl_stats__vp_row(m->stats, t->detail_id, DTL_SPAN_TOTAL, &tot)
@@ -110,7 +110,8 @@ static int histogram(struct dtl_tui *t, const struct dtl_model *m, int y, int ro
 	}
 	dtl_judge__us(tot.lat_p50_us, p50, sizeof(p50));
 	dtl_judge__us(tot.lat_p99_us, p99, sizeof(p99));
-	out(y, 0, "Dispatch latency since start (%llu samples): p50 %s  p99 %s",
+	dtl_model__since(m, since, sizeof(since));
+	out(y, 0, "Dispatch latency %s (%llu samples): p50 %s  p99 %s", since,
 		 (unsigned long long)total, total >= DTL_MIN_SAMPLES ? p50 : "-",
 		 total >= DTL_MIN_SAMPLES ? p99 : "-");
 	for (unsigned int i = 0; i < 9 && used < rows; i++) {
@@ -135,13 +136,14 @@ static int processors(struct dtl_tui *t, const struct dtl_model *m, int y, const
 	struct dtl_proc_count p[5];
 	uint64_t other = 0, total = 0;
 	int n = dtl_stats__procs(m->stats, t->detail_id, t->detail_vp, p, 5, &other);
-	char line[512];
+	char line[512], since[24];
 	size_t off;
 
 	for (int i = 0; i < n; i++)
 		total += p[i].n;
 	total += other;
-	off = (size_t)snprintf(line, sizeof(line), "Physical processors since start (1 dispatch in 8):");
+	dtl_model__since(m, since, sizeof(since));
+	off = (size_t)snprintf(line, sizeof(line), "Physical processors %s (1 dispatch in 8):", since);
 	for (int i = 0; i < n && off < sizeof(line); i++)
 		off += (size_t)snprintf(line + off, sizeof(line) - off, " %u %.0f%%", p[i].proc,
 					100.0 * (double)p[i].n / (double)(total ? total : 1));
@@ -181,8 +183,14 @@ static int detail_body(struct dtl_tui *t, const struct dtl_model *m, int y0, int
 	const struct dtl_row *r = find_row(m, t->detail_id);
 	const struct dtl_spark *s = dtl_tui__spark(t, t->detail_id);
 	int y = y0 - t->detail_top, end = y0 + height, h;
-	char steal[16];
+	char steal[16], since[32] = "";
 
+	if (m->since_start) {
+		char when[24];
+
+		dtl_model__since(m, when, sizeof(when));
+		snprintf(since, sizeof(since), " (%s)", when);
+	}
 	attron(A_REVERSE);
 	mvhline(y0, 0, ' ', COLS);
 	if (t->detail_vp && m->stats) {
@@ -195,11 +203,10 @@ static int detail_body(struct dtl_tui *t, const struct dtl_model *m, int y0, int
 				dtl_cpuset__set(&set, c);
 		dtl_cpuset__format(&set, cpus, sizeof(cpus));
 		mvprintw(y0, 0, "VP %d (CPUs %s) in detail%s: Esc or Enter closes, arrows scroll",
-			 dtl_stats__vp_index(m->stats, (unsigned int)t->detail_id), cpus,
-			 m->since_start ? " (since start)" : "");
+			 dtl_stats__vp_index(m->stats, (unsigned int)t->detail_id), cpus, since);
 	} else {
 		mvprintw(y0, 0, "CPU %d in detail%s: Esc or Enter closes, arrows scroll",
-			 t->detail_id, m->since_start ? " (since start)" : "");
+			 t->detail_id, since);
 	}
 	attroff(A_REVERSE);
 	y++;

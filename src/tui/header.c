@@ -28,25 +28,6 @@ static void clock_text(const struct dtl_model *m, char *buf, size_t len)
 	strftime(buf, len, m->recorded ? "%H:%M:%S UTC (recorded)" : "%H:%M:%S %Z", &tm);
 }
 
-/* "  [since start]", or since when the totals begin where they do not (r, a window, a seek). */
-static void since_text(const struct dtl_model *m, char *buf, size_t len)
-{
-	time_t t = (time_t)(m->totals_from_ns / 1000000000ull);
-	char when[24];
-	struct tm tm;
-
-	if (!m->totals_from_ns) {
-		snprintf(buf, len, "  [since start]");
-		return;
-	}
-	if (m->recorded)
-		gmtime_r(&t, &tm);
-	else
-		localtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	snprintf(buf, len, "  [since %s]", when);
-}
-
 #define HEADER_MAX 10
 
 /*
@@ -99,8 +80,12 @@ static void title_text(const struct dtl_model *m, int level, char *buf, size_t l
 	clock_text(m, clk, sizeof(clk));
 	if (m->smooth_s > 0)
 		snprintf(smooth, sizeof(smooth), "  [smoothed %gs]", m->smooth_s);
-	if (m->since_start)
-		since_text(m, since, sizeof(since));
+	if (m->since_start) {
+		char when[24];
+
+		dtl_model__since(m, when, sizeof(when));
+		snprintf(since, sizeof(since), "  [%s]", when);
+	}
 	snprintf(buf, len, "dtltop%s%s%s%s%s  %s  %s%s%s  mask %s (0x%x)  %s  %s",
 		 level < 2 ? " " : "", level < 2 ? DTLTOP_VERSION : "", m->paused ? "  [PAUSED]" : "",
 		 since, smooth, clk, m->source,

@@ -71,17 +71,19 @@ static int reasons(int y, int rows, const char *title, uint64_t *c, unsigned int
 	return used;
 }
 
-/* Where involuntary preempts hit since start, by function, most first; the lines used. */
+/* Where involuntary preempts hit since start (or r, a window, a jump), by function, most first; the lines used. */
 static int where(struct dtl_tui *t, const struct dtl_model *m, int y, int rows)
 {
 	enum dtl_task_group g = t->detail_group == DTL_ROW_CGROUP ? DTL_TASKS_BY_CGROUP :
 			       DTL_TASKS_BY_TASK;
 	const char *why = "";
 	const struct dtl_ksyms *k = m->syms ? dtl_syms__get(m->syms, &why) : NULL;
+	char since[24];
 	struct dtl_where w;
 	int used = 0;
 
-	line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, since start)");
+	dtl_model__since(m, since, sizeof(since));
+	line(y + used++, A_BOLD, "Where its involuntary preempts hit (srr0, %s)", since);
 	if (dtl_where__of(m->table->tasks, g, t->detail_id, k, &w) || !w.all) {
 		line(y + used++, 0, "  none yet");
 		return used;
@@ -108,7 +110,7 @@ static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int r
 {
 	const struct dtl_row *r = find_row(t, m);
 	struct dtl_row c;
-	char steal[16], p50[16], p99[16], name[256];
+	char steal[16], p50[16], p99[16], name[256], since[24];
 	const char *kind = t->detail_group == DTL_ROW_CGROUP ? "cgroup" : "process";
 	int end = y + rows;
 
@@ -131,8 +133,10 @@ static int payer_body(struct dtl_tui *t, const struct dtl_model *m, int y, int r
 	dtl_tui__line(y++, A_BOLD, "Who pays: %s %s", kind, name);
 	body_top = t->detail_top, body_y0 = y, body_end = end;
 	/* every figure of the first lines is of one span, said: this interval, or since start */
+	dtl_model__since(m, since, sizeof(since));
+	since[0] = 'S';
 	line(y++, 0, "%s: %" PRIu64 " preempts charged (%.1f%% involuntary)",
-	     m->since_start ? "Since start" : "This interval", c.dispatches, c.preempt_ratio * 100);
+	     m->since_start ? since : "This interval", c.dispatches, c.preempt_ratio * 100);
 	line(y++, 0, "  steal %s = %.1f%% of its %.2fs on its CPUs", steal, c.steal_pct, c.oncpu_s);
 	line(y++, 0, "  dispatch wait p50 %s p99 %s", c.samples >= DTL_MIN_SAMPLES ? p50 : "-",
 	     c.samples >= DTL_MIN_SAMPLES ? p99 : "-");

@@ -6,8 +6,27 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "../dtl/dtl.h"
+
+void dtl_model__since(const struct dtl_model *m, char *buf, size_t len)
+{
+	time_t t = (time_t)(m->totals_from_ns / 1000000000ull);
+	char when[16];
+	struct tm tm;
+
+	if (!m->totals_from_ns) {
+		snprintf(buf, len, "since start");
+		return;
+	}
+	if (m->recorded)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	snprintf(buf, len, "since %s", when);
+}
 
 void dtl_model__cpus(const struct dtl_model *m, char *buf, size_t len)
 {

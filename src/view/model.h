@@ -48,6 +48,8 @@ struct dtl_model {
 	const char *partition_name;	/* the device tree's (or a recording's), or NULL */
 };
 
+/* "since start", or "since 01:55:00" where the totals begin later (r, a window, a jump). */
+void dtl_model__since(const struct dtl_model *m, char *buf, size_t len);
 /* "8 VPs x SMT8 = 64 CPUs", or "64 vCPUs" when which are threads of one VP is unknown. */
 void dtl_model__cpus(const struct dtl_model *m, char *buf, size_t len);
 /* "sim on 8 vCPUs ...  mask all  8 vCPUs": the batch title's facts. */
