@@ -102,7 +102,6 @@ static int skim_chunk(struct dtl_rec_reader *r, uint32_t zlen, char *err, size_t
 	r->pos = 0;
 	r->recs = r->in.p[0];
 	r->len = (size_t)(r->in.end[0] - r->in.p[0]);
-	r->skimmed = true;
 	return 1;
 }
 
@@ -196,6 +195,7 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 	struct dtl_rec_reader *r = calloc(1, sizeof(*r));
 	uint8_t hdr[FILE_HDR];
 	char why[512] = "";
+	struct stat st;
 	int type = 0;
 
 	memset(m, 0, sizeof(*m));
@@ -204,6 +204,8 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 		return NULL;
 	}
 	r->f = f;
+	/* a file: a skimmed chunk's columns can be seeked over (asked once, not per interval) */
+	r->seekable = fileno(f) >= 0 && !fstat(fileno(f), &st) && S_ISREG(st.st_mode);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || memcmp(hdr, FILE_MAGIC, 8)) {
 		snprintf(err, errlen, "%s: offset 0: not a dtltop recording", name);
@@ -475,11 +477,7 @@ int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns)
 
 void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on)
 {
-	struct stat st;
-	int fd = fileno(r->f);
-
 	r->skim = on;
-	r->seekable = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
 }
 
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)

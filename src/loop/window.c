@@ -100,16 +100,18 @@ void loop_totals_restart(struct dtl_loop *l)
 	/* the partition's counters too: physc, %entc and app since the same instant */
 	if (l->lparcfg.present)
 		l->lparcfg0 = l->lparcfg;
-	l->totals_from_ns = l->table.ts_ns ? l->table.ts_ns : 1;
-	if (dtl_source__recorded(l->src))
-		l->totals_from_ns = clock_now(l) ? clock_now(l) : l->totals_from_ns;
+	/* a replay stands at its clock (a skim moves it, not the table); 1: at the very start */
+	l->totals_from_ns = dtl_source__recorded(l->src) && clock_now(l) ? clock_now(l) :
+			    l->table.ts_ns;
+	if (!l->totals_from_ns)
+		l->totals_from_ns = 1;
 }
 
 bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_t ns,
 		  const char *to)
 {
 	uint64_t t0 = loop_now(l, CLOCK_MONOTONIC), last = t0, ts;
-	bool said = false, ok = true, skimmed = false;
+	bool said = false, ok = true, skimmed = false, skim;
 
 	if (!before_at(l, 0, iv, ns))
 		return true;
@@ -124,8 +126,9 @@ bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_
 		 * for the last: the target's first entries take up where those
 		 * left off (a VP's processor, for its migrations; who ran).
 		 */
-		skimmed |= before_at(l, 1, iv, ns);
-		dtl_source__skim(l->src, before_at(l, 1, iv, ns));
+		skim = before_at(l, 1, iv, ns);
+		skimmed |= skim;
+		dtl_source__skim(l->src, skim);
 		ok = loop_step(l, interval_ns, loop_now(l, CLOCK_MONOTONIC), &ts) && !loop_stopped(l);
 		now = loop_now(l, CLOCK_MONOTONIC);
 		if (ok && now - last >= 500000000ull && now - t0 >= 500000000ull) {

@@ -549,11 +549,9 @@ static int physc_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
 	return 0;
 }
 
-TEST(loop_physc_of_an_interval_is_against_the_reading_before_not_the_first)
+/* A live loop of n intervals on a fresh root whose partition consumes 1, 3, 1, 1... processors. */
+static struct dtl_loop *physc_loop(const struct dtl_view_ops *ops, int n, struct fake_view *fv)
 {
-	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
-						 .show = physc_show };
-	struct fake_view fv;
 	struct dtl_loop *l;
 	char args[256];
 
@@ -561,11 +559,22 @@ TEST(loop_physc_of_an_interval_is_against_the_reading_before_not_the_first)
 	purr_now = 0;
 	tbr_now = 1000 * FAKE_TB_FREQ;
 	lparcfg_at(vpa_root, purr_now, tbr_now);
-	snprintf(args, sizeof(args), "--root %s -n 3", vpa_root);
-	l = loop_on(&live_ops, args, &fv, &ops);
+	snprintf(args, sizeof(args), "--root %s -n %d", vpa_root, n);
+	l = loop_on(&live_ops, args, fv, ops);
 	tbr_now += FAKE_TB_FREQ;	/* interval 1: one processor */
 	purr_now += FAKE_TB_FREQ;
 	lparcfg_at(vpa_root, purr_now, tbr_now);
+	return l;
+}
+
+TEST(loop_physc_of_an_interval_is_against_the_reading_before_not_the_first)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = physc_show };
+	struct fake_view fv;
+	struct dtl_loop *l = physc_loop(&ops, 3, &fv);
+	char args[256];
+
 	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
 	CHECK_EQ(fv.fresh, 3);
 	CHECK_NEAR(physc_seen[0], 1.0, 1e-9);
@@ -612,18 +621,9 @@ TEST(loop_reset_restarts_the_partitions_totals_too)
 						 .show = reset_show };
 	struct fake_view fv;
 	struct dtl_loop *l;
-	char args[256];
 
-	vpa_root = fakeroot_new();
-	purr_now = 0;
-	tbr_now = 1000 * FAKE_TB_FREQ;
 	reset_state = 0;
-	lparcfg_at(vpa_root, purr_now, tbr_now);
-	snprintf(args, sizeof(args), "--root %s -n 4", vpa_root);
-	l = loop_on(&live_ops, args, &fv, &ops);
-	tbr_now += FAKE_TB_FREQ;	/* 1, 3, 1, 1 processors */
-	purr_now += FAKE_TB_FREQ;
-	lparcfg_at(vpa_root, purr_now, tbr_now);
+	l = physc_loop(&ops, 4, &fv);
 	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
 	CHECK_EQ(fv.fresh, 4);
 	CHECK_EQ(reset_state, 2);
