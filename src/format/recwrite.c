@@ -36,6 +36,7 @@ struct dtl_rec_writer {
 	char path[4096];
 	uint8_t *raw;			/* the caller's: records being added */
 	size_t len, cap;
+	size_t last;			/* where the last record added begins */
 	struct dtl_rec_v2_cols cols;	/* and their entries' columns */
 	int err;			/* the caller's view: the first error */
 	uint64_t bytes;			/* written, atomic */
@@ -234,6 +235,7 @@ static uint8_t *record(struct dtl_rec_writer *w, int kind, unsigned int cpu, siz
 		w->err = w->err ? w->err : ENOMEM;
 		return NULL;
 	}
+	w->last = w->len;
 	p = w->raw + w->len;
 	p[0] = (uint8_t)kind;
 	p[1] = 0;
@@ -334,10 +336,22 @@ int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const ui
 		/* the record says how many; the columns take the entries */
 		if (!w->err && dtl_rec_v2__add(&w->cols, data, n))
 			w->err = ENOMEM;
-		p = record(w, DTL_REC_ENTRIES, cpu, 4);
-		if (!p)
-			return -1;
-		put32(p, (uint32_t)n);
+		p = w->raw + w->last;
+		/*
+		 * A CPU's blocks in a row are one record: a ring drained every
+		 * few milliseconds (the simulator's, debugfs') hands out a block
+		 * of a few entries each time, and a record per block made the
+		 * records stream most of what a skim decompresses and walks.
+		 */
+		if (w->len && w->last + REC_HDR + 4 == w->len && p[0] == DTL_REC_ENTRIES &&
+		    get16(p + 2) == cpu && n <= UINT32_MAX - get32(p + REC_HDR)) {
+			put32(p + REC_HDR, get32(p + REC_HDR) + (uint32_t)n);
+		} else {
+			p = record(w, DTL_REC_ENTRIES, cpu, 4);
+			if (!p)
+				return -1;
+			put32(p, (uint32_t)n);
+		}
 	}
 	if (lost && value(w, DTL_REC_LOST, cpu, lost))
 		return -1;

@@ -634,6 +634,65 @@ TEST(recording_big_record_comes_back_in_batches_whole)
 }
 
 /*
+ * A ring drained every few milliseconds hands out a CPU's entries a few at a
+ * time; blocks of one CPU in a row are one record, read back as one event,
+ * while another CPU's block or a loss between them keeps them apart.
+ */
+TEST(recording_blocks_of_a_cpu_in_a_row_are_one_record)
+{
+	const char *root = fakeroot_new();
+	static const struct { unsigned int cpu; size_t n; uint64_t lost; } blocks[] = {
+		{ 2, 3, 0 }, { 2, 4, 0 }, { 2, 1, 0 }, { 5, 2, 0 }, { 2, 2, 1 }, { 2, 3, 0 },
+	};
+	/* what the reader hands out: cpu 2's 8, cpu 5's 2, cpu 2's 2 (a loss after), cpu 2's 3 */
+	static const struct { unsigned int cpu; size_t n; } want[] = { { 2, 8 }, { 5, 2 }, { 2, 2 },
+								       { 2, 3 } };
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	uint8_t buf[48 * 15];
+	size_t at = 0, k = 0, lost = 0;
+	bool same = true;
+	char err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/blocks.dtl", root);
+	meta(&m);
+	entries(buf, 15, 5);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	for (size_t i = 0; w && i < sizeof(blocks) / sizeof(blocks[0]); i++) {
+		CHECK_EQ(dtl_rec_writer__entries(w, blocks[i].cpu, buf + at * 48, blocks[i].n,
+						 blocks[i].lost, 0), 0);
+		at += blocks[i].n;
+	}
+	CHECK_EQ(dtl_rec_writer__tick(w, 1, 0.5, 0), 0);
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
+	CHECK(r != NULL);
+	at = 0;
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		lost += ev.kind == DTL_REC_LOST ? ev.value : 0;
+		if (ev.kind != DTL_REC_ENTRIES)
+			continue;
+		same &= k < 4 && ev.cpu == want[k].cpu && ev.n == want[k].n &&
+			!memcmp(ev.data, buf + at * 48, ev.n * 48);
+		at += ev.n;
+		k++;
+	}
+	CHECK(same);
+	CHECK_EQ(k, 4);
+	CHECK_EQ(at, 15);
+	CHECK_EQ(lost, 1);
+	dtl_rec_reader__close(r);
+	if (f)
+		fclose(f);
+	fakeroot_free(root);
+}
+
+/*
  * A big partition's long interval: dtltop-format.5 says a writer ends a data
  * chunk whenever its payload passes 4 MiB, so no chunk nears the reader's
  * 64 MiB limit and the writer never holds a whole interval. Walked here by
