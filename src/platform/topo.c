@@ -139,12 +139,14 @@ unsigned int dtl_topo__count(const struct dtl_topo *t, const struct dtl_cpuset *
 	unsigned int cpu, vps = 0;
 
 	*smt = 0;
-	memset(threads, 0, sizeof(threads));
 	dtl_cpuset__for_each(cpu, cpus) {
 		if (!threads[t->vp[cpu]]++)
 			vps++;
 		if (threads[t->vp[cpu]] > *smt)
 			*smt = threads[t->vp[cpu]];
 	}
+	/* left as found, all zero: a count an interval clears only what it touched */
+	dtl_cpuset__for_each(cpu, cpus)
+		threads[t->vp[cpu]] = 0;
 	return vps;
 }

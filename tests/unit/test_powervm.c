@@ -41,6 +41,49 @@ TEST(topo_regular_format_and_parse_round_trip)
 	CHECK_EQ(back.vp[12], 12);	/* not named: alone */
 }
 
+/* A set walked a word at a time visits every CPU at the words' edges, and nothing else. */
+TEST(cpuset_walk_visits_each_member_in_order)
+{
+	static const unsigned int want[] = { 0, 1, 63, 64, 127, 128, 4095, 8190, 8191 };
+	struct dtl_cpuset set;
+	unsigned int cpu, k = 0;
+	char err[64];
+
+	dtl_cpuset__parse(&set, "0-1,63-64,127-128,4095,8190-8191", err, sizeof(err));
+	dtl_cpuset__for_each(cpu, &set) {
+		CHECK(k < 9 && cpu == want[k]);
+		k++;
+	}
+	CHECK_EQ(k, 9);
+	dtl_cpuset__clear(&set);
+	dtl_cpuset__for_each(cpu, &set)
+		T_FAIL("cpu %u of an empty set", cpu);
+	CHECK_EQ(dtl_cpuset__next(&set, 0), DTL_MAX_CPUS);
+	dtl_cpuset__set(&set, 65);
+	CHECK_EQ(dtl_cpuset__next(&set, 65), 65);
+	CHECK_EQ(dtl_cpuset__next(&set, 66), DTL_MAX_CPUS);
+}
+
+/* Counted again with fewer CPUs, the VPs are the new set's: nothing left from the last count. */
+TEST(topo_count_twice_counts_the_second_set_alone)
+{
+	static struct dtl_topo t;
+	struct dtl_cpuset cpus;
+	unsigned int smt;
+	char err[64];
+
+	dtl_topo__regular(&t, 8);
+	dtl_cpuset__parse(&cpus, "0-15", err, sizeof(err));
+	CHECK_EQ(dtl_topo__count(&t, &cpus, &smt), 2);
+	CHECK_EQ(smt, 8);
+	dtl_cpuset__parse(&cpus, "0-1,8", err, sizeof(err));
+	CHECK_EQ(dtl_topo__count(&t, &cpus, &smt), 2);
+	CHECK_EQ(smt, 2);
+	dtl_cpuset__parse(&cpus, "9", err, sizeof(err));
+	CHECK_EQ(dtl_topo__count(&t, &cpus, &smt), 1);
+	CHECK_EQ(smt, 1);
+}
+
 TEST(topo_parse_refuses_garbage_and_overlaps)
 {
 	static struct dtl_topo t;
