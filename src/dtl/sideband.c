@@ -11,6 +11,7 @@
 
 #include "aux.h"
 #include "name.h"
+#include "scale.h"
 
 #define REC_LOST 2
 #define REC_COMM 3
@@ -151,6 +152,37 @@ int dtl_sb__parse(const uint8_t *rec, size_t size, uint64_t st, struct dtl_sb *o
 	return parse(rec, size, &tr, out);
 }
 
+/*
+ * A CPU-wide switch is written twice, OUT from the task leaving (naming the
+ * next) and IN from the next: the IN that follows its OUT says nothing new.
+ * Half the records, so it is known by its header and trailer alone, before
+ * anything is parsed or stored.
+ */
+static bool in_after_out(const uint8_t *p, size_t len, const struct trailer *tr,
+			 int32_t announced)
+{
+	uint16_t misc;
+
+	memcpy(&misc, p + 4, 2);
+	return announced >= 0 && le32(p) == REC_SWITCH_CPU_WIDE && !(misc & MISC_SWITCH_OUT) &&
+	       tr->tid >= 0 && len >= 8 + tr->size &&
+	       (int32_t)le32(p + len - tr->size + tr->tid) == announced;
+}
+
+/* The task a CPU-wide OUT named, until its IN; -1 after anything else that counts. */
+static int32_t next_announced(const uint8_t *p, int rc, const struct dtl_sb *sb,
+			      int32_t announced)
+{
+	uint16_t misc;
+
+	if (rc > 0 && sb->kind == DTL_SB_SWITCH && le32(p) == REC_SWITCH_CPU_WIDE) {
+		memcpy(&misc, p + 4, 2);
+		return misc & MISC_SWITCH_OUT ? sb->pid : -1;
+	}
+	/* lost records between: the IN may be news; one of no use to us leaves it be */
+	return rc ? -1 : announced;
+}
+
 uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_t head,
 		      uint64_t st, struct dtl_sb *out, size_t max, size_t *n, uint64_t *bad)
 {
@@ -186,24 +218,13 @@ uint64_t dtl_sb__ring(const uint8_t *base, uint64_t size, uint64_t tail, uint64_
 				dtl_ring__copy(base, size, tail, rec, len);
 				p = rec;
 			}
-			rc = parse(p, len, &tr, &out[*n]);
-			/*
-			 * A CPU-wide switch is written twice, OUT from the task leaving
-			 * (naming the next) and IN from the next: the IN that follows its
-			 * OUT says nothing new, and half the records cost nothing more.
-			 */
-			if (rc > 0 && out[*n].kind == DTL_SB_SWITCH && le32(p) == REC_SWITCH_CPU_WIDE) {
-				uint16_t misc;
-				bool leaving;
-
-				memcpy(&misc, p + 4, 2);
-				leaving = misc & MISC_SWITCH_OUT;
-				if (!leaving && out[*n].pid == announced)
-					rc = 0;
-				announced = leaving ? out[*n].pid : -1;
-			} else if (rc) {
-				announced = -1;	/* lost records between: the IN may be news */
+			if (in_after_out(p, len, &tr, announced)) {
+				announced = -1;
+				tail += len;
+				continue;
 			}
+			rc = parse(p, len, &tr, &out[*n]);
+			announced = next_announced(p, rc, &out[*n], announced);
 			if (rc > 0)
 				(*n)++;
 			else if (rc < 0)
@@ -218,5 +239,5 @@ uint64_t dtl_sb__tb(uint64_t ns, uint64_t boot_tb, uint64_t tb_freq)
 {
 	if (!tb_freq)
 		return 0;
-	return boot_tb + (uint64_t)((unsigned __int128)ns * tb_freq / 1000000000u);
+	return boot_tb + dtl_scale__ns_tb(ns, tb_freq);
 }

@@ -4,6 +4,7 @@
  * frequency, from bracketed samples. Pure.
  */
 #include "tbmap.h"
+#include "scale.h"
 
 #include <string.h>
 
@@ -62,6 +63,18 @@ int dtl_tbmap__calibrate(struct dtl_tbmap *m, uint64_t freq, const struct dtl_tb
 	return 0;
 }
 
+/*
+ * Every switch comes here: the exact scaling without a 128-bit division
+ * within 18 years of the anchor (its result then fits 64 bits at any
+ * timebase below 17 GHz), the 128-bit one beyond, which the caller saturates.
+ */
+static unsigned __int128 scale(uint64_t d, uint64_t freq)
+{
+	if (d < (1ull << 59) && freq < (1ull << 34))
+		return dtl_scale__ns_tb(d, freq);
+	return (unsigned __int128)d * freq / 1000000000u;
+}
+
 uint64_t dtl_tbmap__tb(const struct dtl_tbmap *m, uint64_t ns)
 {
 	unsigned __int128 d;
@@ -69,10 +82,10 @@ uint64_t dtl_tbmap__tb(const struct dtl_tbmap *m, uint64_t ns)
 	if (!m->freq)
 		return 0;
 	if (ns >= m->ns0) {
-		d = (unsigned __int128)(ns - m->ns0) * m->freq / 1000000000u;
+		d = scale(ns - m->ns0, m->freq);
 		return d > UINT64_MAX - m->tb0 ? UINT64_MAX : m->tb0 + (uint64_t)d;
 	}
-	d = (unsigned __int128)(m->ns0 - ns) * m->freq / 1000000000u;
+	d = scale(m->ns0 - ns, m->freq);
 	return d >= m->tb0 ? 0 : m->tb0 - (uint64_t)d;
 }
 

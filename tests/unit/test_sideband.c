@@ -256,6 +256,20 @@ TEST(sideband_ring_takes_a_cpu_wide_switch_once)
 	dtl_sb__ring(ring, sizeof(ring), 0, pos, ST, out, 16, &n, &bad);
 	CHECK_EQ(n, 1);
 	CHECK_EQ(out[0].ns, 501);
+	/*
+	 * A record of no use to us between OUT and IN (an mmap) leaves the IN
+	 * passed over; a second IN of the same task after that is news again.
+	 */
+	pos = 0;
+	ring_put(ring, &pos, r, switch_rec(r, true, 20, 21, 600));
+	ring_put(ring, &pos, r, rec(r, 1, 0, b, 16, 20, 601));
+	ring_put(ring, &pos, r, switch_rec(r, false, 21, 20, 602));
+	ring_put(ring, &pos, r, switch_rec(r, false, 21, 20, 603));
+	dtl_sb__ring(ring, sizeof(ring), 0, pos, ST, out, 16, &n, &bad);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(out[0].ns, 600);
+	CHECK_EQ(out[1].ns, 603);
+	CHECK_EQ(bad, 0);
 }
 
 TEST(sideband_perf_clock_goes_back_on_the_timebase)

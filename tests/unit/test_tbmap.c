@@ -6,6 +6,7 @@
  */
 #include "t.h"
 
+#include "dtl/scale.h"
 #include "dtl/tbmap.h"
 #include "platform/tbclock.h"
 
@@ -78,6 +79,43 @@ TEST(tbmap_fixed_is_the_pmus_sched_clock_map)
 	CHECK_EQ(dtl_tbmap__tb(&m, 0), 1000);
 	CHECK_EQ(dtl_tbmap__tb(&m, 1000000000), 1000 + F);
 	CHECK_EQ(m.residual_ns, 0);
+}
+
+/*
+ * The scaling without a 128-bit division is the 128-bit one, exactly, at
+ * every kind of edge: whole seconds, a second less one, the largest value,
+ * odd frequencies, and past 17 GHz where it takes the 128-bit path.
+ */
+TEST(scale_is_the_128_bit_division_exactly)
+{
+	static const uint64_t ns[] = { 0, 1, 999999999, 1000000000, 1000000001,
+				       123456789012345678ull, (1ull << 59) - 1, 1ull << 59,
+				       UINT64_MAX / 3, UINT64_MAX };
+	static const uint64_t freq[] = { 1, 512000000, 999999999, 1000000000, 3000000007ull,
+					 (1ull << 34) - 1, 1ull << 34, 1ull << 40 };
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (size_t k = 0; k < sizeof(freq) / sizeof(freq[0]); k++) {
+			uint64_t want = (uint64_t)((unsigned __int128)ns[i] * freq[k] / 1000000000u);
+
+			if (dtl_scale__ns_tb(ns[i], freq[k]) != want)
+				T_FAIL("%llu ns at %llu Hz", (unsigned long long)ns[i],
+				       (unsigned long long)freq[k]);
+		}
+}
+
+/* Far from its anchor, a map saturates as the 128-bit form did: never wraps. */
+TEST(tbmap_far_from_its_anchor_saturates)
+{
+	struct dtl_tbmap m;
+
+	dtl_tbmap__fixed(&m, 1ull << 33, 1000);
+	CHECK_EQ(dtl_tbmap__tb(&m, (1ull << 59) - 1),
+		 1000 + (uint64_t)((unsigned __int128)((1ull << 59) - 1) * (1ull << 33) / 1000000000u));
+	CHECK_EQ(dtl_tbmap__tb(&m, UINT64_MAX), UINT64_MAX);
+	dtl_tbmap__fixed(&m, 512000000, 1ull << 62);
+	CHECK_EQ(dtl_tbmap__tb(&m, 1ull << 61),
+		 (1ull << 62) + (uint64_t)((unsigned __int128)(1ull << 61) * 512000000 / 1000000000u));
 }
 
 TEST(tbmap_checks_hold_within_the_bound_and_catch_a_move)
