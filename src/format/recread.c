@@ -267,7 +267,15 @@ static int unpack_switches(struct dtl_rec_reader *r, const uint8_t *p, uint32_t 
 			return -1;
 		}
 	}
-	ev->n = dtl_rec_switches__unpack(p, body, r->sw, max, r->swtext, r->swtextcap, &bad);
+	/*
+	 * Skimmed, no entry is charged to anyone: what carries on is the names
+	 * told and who runs at the end, so a CPU's switches that name nobody
+	 * are passed over but its last (with tasks, most of a skim's work).
+	 */
+	if (r->skimmed)
+		ev->n = dtl_rec_switches__skim(p, body, r->sw, max, r->swtext, r->swtextcap, &bad);
+	else
+		ev->n = dtl_rec_switches__unpack(p, body, r->sw, max, r->swtext, r->swtextcap, &bad);
 	ev->switches = r->sw;
 	if (bad && !r->warning[0])
 		snprintf(r->warning, sizeof(r->warning), "%s: chunk before offset %" PRIu64 ": a task "

@@ -61,33 +61,74 @@ static const char *take(const uint8_t *p, size_t len, char *text, size_t cap, si
 	return s;
 }
 
+/* One switch of 14 + cl + gl bytes at p into *out. */
+static void one(const uint8_t *p, size_t cl, size_t gl, struct dtl_switch *out, char *text,
+		size_t textcap, size_t *used)
+{
+	uint64_t tb = 0;
+	uint32_t pid = 0;
+
+	for (int b = 0; b < 8; b++)
+		tb = tb << 8 | p[b];
+	for (int b = 0; b < 4; b++)
+		pid = pid << 8 | p[8 + b];
+	out->tb = tb;
+	out->pid = (int32_t)pid;
+	out->comm = take(p + 14, cl, text, textcap, used);
+	out->cgroup = take(p + 14 + cl, gl, text, textcap, used);
+}
+
+/* The length of the switch at p, 0 when it is malformed or overruns len. */
+static size_t length(const uint8_t *p, size_t len, size_t *cl, size_t *gl)
+{
+	if (len < 14 || (*cl = p[12]) > DTL_REC_COMM_MAX || (*gl = p[13]) > DTL_REC_CGROUP_MAX ||
+	    len < 14 + *cl + *gl)
+		return 0;
+	return 14 + *cl + *gl;
+}
+
 size_t dtl_rec_switches__unpack(const uint8_t *p, size_t len, struct dtl_switch *out, size_t max,
 				char *text, size_t textcap, int *bad)
 {
-	size_t n = 0, used = 0;
+	size_t n = 0, used = 0, cl, gl, step;
 
 	*bad = 0;
 	while (len && n < max) {
-		size_t cl, gl;
-		uint64_t tb = 0;
-		uint32_t pid = 0;
-
-		if (len < 14 || (cl = p[12]) > DTL_REC_COMM_MAX || (gl = p[13]) > DTL_REC_CGROUP_MAX ||
-		    len < 14 + cl + gl) {
+		if (!(step = length(p, len, &cl, &gl))) {
 			*bad = 1;
 			break;
 		}
-		for (int b = 0; b < 8; b++)
-			tb = tb << 8 | p[b];
-		for (int b = 0; b < 4; b++)
-			pid = pid << 8 | p[8 + b];
-		out[n].tb = tb;
-		out[n].pid = (int32_t)pid;
-		out[n].comm = take(p + 14, cl, text, textcap, &used);
-		out[n].cgroup = take(p + 14 + cl, gl, text, textcap, &used);
-		n++;
-		p += 14 + cl + gl;
-		len -= 14 + cl + gl;
+		one(p, cl, gl, &out[n++], text, textcap, &used);
+		p += step;
+		len -= step;
 	}
+	return n;
+}
+
+size_t dtl_rec_switches__skim(const uint8_t *p, size_t len, struct dtl_switch *out, size_t max,
+			      char *text, size_t textcap, int *bad)
+{
+	size_t n = 0, used = 0, cl, gl, step, seen = 0;
+	const uint8_t *last = NULL;
+	size_t last_cl = 0, last_gl = 0;
+
+	*bad = 0;
+	/* as unpack reads them: at most max, up to the first malformed one */
+	while (len && seen < max) {
+		if (!(step = length(p, len, &cl, &gl))) {
+			*bad = 1;
+			break;
+		}
+		seen++;
+		if (last && (last_cl || last_gl))
+			one(last, last_cl, last_gl, &out[n++], text, textcap, &used);
+		last = p;
+		last_cl = cl;
+		last_gl = gl;
+		p += step;
+		len -= step;
+	}
+	if (last)
+		one(last, last_cl, last_gl, &out[n++], text, textcap, &used);
 	return n;
 }

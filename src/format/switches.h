@@ -26,5 +26,12 @@ void dtl_rec_switches__pack(uint8_t *p, const struct dtl_switch *sw, size_t n);
  */
 size_t dtl_rec_switches__unpack(const uint8_t *p, size_t len, struct dtl_switch *out, size_t max,
 				char *text, size_t textcap, int *bad);
+/*
+ * The same, skimmed: of the switches unpack would read, only those that
+ * name their task (a comm or a cgroup) and the last, what a reader that
+ * charges no entry needs to know who runs next. Each is as unpack makes it.
+ */
+size_t dtl_rec_switches__skim(const uint8_t *p, size_t len, struct dtl_switch *out, size_t max,
+			      char *text, size_t textcap, int *bad);
 
 #endif

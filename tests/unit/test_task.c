@@ -503,6 +503,52 @@ TEST(switches_round_trip_and_refuse_what_is_cut_or_garbage)
 	CHECK_EQ(dtl_rec_switches__unpack(buf, len, out, 2, text, sizeof(text), &bad), 2);
 }
 
+/*
+ * Skimmed, a record's switches are those that name their task and the last,
+ * each as unpack makes it; cut or garbage, it stops where unpack does.
+ */
+TEST(switches_skimmed_keep_the_named_and_the_last)
+{
+	struct dtl_switch in[5] = {
+		{ 1000, 5, NULL, NULL },
+		{ 2000, 42, "db", "/db.service" },
+		{ 3000, 6, NULL, NULL },
+		{ 4000, 43, NULL, "/web.service" },
+		{ 5000, 7, NULL, NULL },
+	}, out[8], all[8];
+	uint8_t buf[512], junk[64];
+	char text[512], text2[512];
+	size_t len, n, k;
+	int bad, bad2;
+
+	len = dtl_rec_switches__size(in, 5);
+	dtl_rec_switches__pack(buf, in, 5);
+	n = dtl_rec_switches__skim(buf, len, out, 8, text, sizeof(text), &bad);
+	CHECK_EQ(n, 3);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(out[0].pid, 42);
+	CHECK_STR(out[0].comm, "db");
+	CHECK_EQ(out[1].pid, 43);
+	CHECK(out[1].comm == NULL);
+	CHECK_STR(out[1].cgroup, "/web.service");
+	CHECK_EQ(out[2].pid, 7);
+	CHECK_EQ(out[2].tb, 5000);
+	/* cut anywhere: the last whole switch is the last, as unpack reads it */
+	for (size_t cut = 1; cut < len; cut++) {
+		n = dtl_rec_switches__skim(buf, cut, out, 8, text, sizeof(text), &bad);
+		k = dtl_rec_switches__unpack(buf, cut, all, 8, text2, sizeof(text2), &bad2);
+		CHECK_EQ(bad, bad2);
+		CHECK(k == 0 ? n == 0 : n >= 1 && out[n - 1].tb == all[k - 1].tb);
+	}
+	/* no more than unpack's max are read: of 2, the second (named) is the last */
+	n = dtl_rec_switches__skim(buf, len, out, 2, text, sizeof(text), &bad);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(out[0].pid, 42);
+	memset(junk, 0xff, sizeof(junk));
+	CHECK_EQ(dtl_rec_switches__skim(junk, sizeof(junk), out, 8, text, sizeof(text), &bad), 0);
+	CHECK_EQ(bad, 1);
+}
+
 #include "platform/ksyms.h"
 #include "stats/where.h"
 
