@@ -147,6 +147,18 @@ int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns);
  */
 void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on);
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r);
+/*
+ * Between two chunks (every record of the last one handed out): true, and
+ * where the next begins, so a replay can come back to it; a chunk ends each
+ * interval, so after a tick it is.
+ */
+bool dtl_rec_reader__boundary(const struct dtl_rec_reader *r, uint64_t *off);
+/*
+ * A reader just opened, moved to a chunk boundary found by ..._boundary()
+ * in the same file: 0, or -1 where the file cannot seek (the reader is then
+ * done). An offset that is no boundary reads as damage, as any would.
+ */
+int dtl_rec_reader__seek(struct dtl_rec_reader *r, uint64_t off);
 void dtl_rec_reader__close(struct dtl_rec_reader *r);
 
 #endif

@@ -488,6 +488,26 @@ void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on)
 	r->skim = on;
 }
 
+bool dtl_rec_reader__boundary(const struct dtl_rec_reader *r, uint64_t *off)
+{
+	*off = r->off;
+	return !r->done && !r->pend && r->pos >= r->len;
+}
+
+int dtl_rec_reader__seek(struct dtl_rec_reader *r, uint64_t off)
+{
+	r->pos = r->len = 0;
+	r->pend = 0;
+	clearerr(r->f);
+	if (!r->seekable || fseeko(r->f, (off_t)off, SEEK_SET)) {
+		r->done = true;
+		return -1;
+	}
+	r->off = off;
+	r->done = false;
+	return 0;
+}
+
 bool dtl_rec_reader__complete(const struct dtl_rec_reader *r)
 {
 	return r->complete;

@@ -107,6 +107,32 @@ void loop_totals_restart(struct dtl_loop *l)
 		l->totals_from_ns = 1;
 }
 
+/*
+ * A replay keeps marks as it reads (a T or b back finds them): from the
+ * last one two intervals or more before the one read whole, the skim goes
+ * on as it would have from the start. False with the status where the
+ * recording could not be read there.
+ */
+static bool jump(struct dtl_loop *l, uint64_t iv, uint64_t ns, bool *skimmed)
+{
+	uint64_t margin = 5 * half(l), at = 0;
+	char err[512];
+	int rc;
+
+	if ((iv && iv <= 3) || (!iv && ns <= margin))
+		return true;
+	rc = dtl_source__seek(l->src, iv ? iv - 3 : 0, iv ? 0 : ns - margin, &at, err, sizeof(err));
+	if (rc < 0) {
+		snprintf(l->status, sizeof(l->status), "cannot go there: %.400s", err);
+		return false;
+	}
+	if (rc == 0) {
+		l->shown = at;
+		*skimmed = true;
+	}
+	return true;
+}
+
 bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_t ns,
 		  const char *to)
 {
@@ -115,6 +141,8 @@ bool loop_skim_to(struct dtl_loop *l, uint64_t interval_ns, uint64_t iv, uint64_
 
 	if (!before_at(l, 0, iv, ns))
 		return true;
+	if (!jump(l, iv, ns, &skimmed))
+		return false;
 	while (ok && before_at(l, 0, iv, ns)) {
 		uint64_t now;
 

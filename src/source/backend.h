@@ -48,6 +48,9 @@ struct dtl_source_ops {
 	bool (*ready)(struct dtl_source *src);
 	/* A recording's entries passed over, or no longer, from its next interval on; NULL: never */
 	void (*skim)(struct dtl_source *src, bool on);
+	/* Ahead to a recording's last mark within the bounds (see dtl_source__seek); NULL: none */
+	int (*seek)(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max, uint64_t *iv_at,
+		    char *err, size_t errlen);
 	/* A recording's last interval's end (its clock), without replaying it; NULL: unknown */
 	bool (*end_clock)(const struct dtl_source *src, uint64_t *ns);
 	/* Its own VPA counters for the witness (the simulator's), in step with what it handed out. */

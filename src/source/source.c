@@ -174,6 +174,14 @@ void dtl_source__skim(struct dtl_source *src, bool on)
 		src->ops->skim(src, on);
 }
 
+int dtl_source__seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max, uint64_t *iv_at,
+		     char *err, size_t errlen)
+{
+	if (!src->ops->seek)
+		return 1;
+	return src->ops->seek(src, iv_max, ns_max, iv_at, err, errlen);
+}
+
 bool dtl_source__ready(struct dtl_source *src)
 {
 	return !src->ops->ready || src->ops->ready(src);

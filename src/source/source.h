@@ -113,6 +113,15 @@ bool dtl_source__ready(struct dtl_source *src);
  * other sources, which have no entries to pass over.
  */
 void dtl_source__skim(struct dtl_source *src, bool on);
+/*
+ * A recording read on from a mark it kept as it was read (a chunk, and what
+ * carries on to it), ahead of where it is and at or before the bounds: its
+ * interval iv_max (0: any), its clock ns_max (0: any). 0 with *iv_at the
+ * intervals then behind it, as skimmed to there; 1 where there is none (read
+ * on); -1 with err (the recording is then at no known place: rewind).
+ */
+int dtl_source__seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max, uint64_t *iv_at,
+		     char *err, size_t errlen);
 /* Where a recording's last interval ends (its clock); false where it cannot be known. */
 bool dtl_source__end_clock(const struct dtl_source *src, uint64_t *ns);
 /* Back to a recording's first interval, as just opened; -1 if not a recording. */

@@ -952,3 +952,156 @@ TEST(recording_symbols_split_at_lines)
 	free(text), free(back);
 	fakeroot_free(root);
 }
+
+/*
+ * A replay's marks: 120 intervals of 3 CPUs, each with switches (a task
+ * named at its first switch, renamed once), entries, a mask change and a
+ * CPU going off and on line. Read once; then back to the start and on from
+ * the last mark before interval 90, the restatement first: each CPU's last
+ * switch and every name told before the mark, then every interval after it
+ * as the first read handed it out, the mask and the CPUs as they stood.
+ */
+#define MK_IV 120
+#define MK_CPUS 3
+
+static uint64_t mk_digest(uint64_t h, const struct dtl_chunk *c)
+{
+	h = h * 1000003u ^ c->cpu ^ (uint64_t)c->n << 8 ^ c->lost << 24;
+	for (size_t i = 0; i < c->n; i++)
+		h = h * 31 + c->data[i * 48 + 17];
+	for (size_t i = 0; i < c->nswitches; i++) {
+		h = h * 1000003u ^ c->switches[i].tb ^ (uint64_t)(uint32_t)c->switches[i].pid << 40;
+		for (const char *s = c->switches[i].comm; s && *s; s++)
+			h = h * 31 + (uint8_t)*s;
+	}
+	return h;
+}
+
+static void write_marked(const char *file)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	uint8_t buf[48 * 4];
+	char err[512], comm[16];
+
+	meta(&m);
+	dtl_cpuset__parse(&m.cpus, "0-2", err, sizeof(err));
+	w = dtl_rec_writer__open(file, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	for (unsigned int iv = 0; w && iv < MK_IV; iv++) {
+		uint64_t tb = 4242 + (uint64_t)iv * 1000000;
+
+		for (unsigned int cpu = 0; cpu < MK_CPUS; cpu++) {
+			int32_t pid = (int32_t)(100 + (iv * 7 + cpu * 3) % 40);
+			struct dtl_switch sw[2] = { { tb + cpu, pid, NULL, NULL },
+						    { tb + 500 + cpu, pid + 1, NULL, NULL } };
+
+			/* a pid is named the first time it runs; CPU 0's (110) renamed at interval 70 */
+			snprintf(comm, sizeof(comm), "t%d%s", (int)pid, iv >= 70 ? "x" : "");
+			if (iv < 14 || (iv == 70 && cpu == 0))
+				sw[0].comm = comm;
+			CHECK_EQ(dtl_rec_writer__switches(w, cpu, sw, 2), 0);
+			entries(buf, 4, tb + 600 + cpu);
+			CHECK_EQ(dtl_rec_writer__entries(w, cpu, buf, 4, iv % 9 == cpu, 0), 0);
+		}
+		if (iv == 50)
+			CHECK_EQ(dtl_rec_writer__mask(w, DTL_MASK_CEDE), 0);
+		if (iv == 60)
+			CHECK_EQ(dtl_rec_writer__cpu(w, 2, false), 0);
+		if (iv == 100)
+			CHECK_EQ(dtl_rec_writer__cpu(w, 2, true), 0);
+		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + (iv + 1) * 500000000ull, 0.5,
+					      tb + 900000), 0);
+	}
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+}
+
+static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint64_t *digest,
+			     const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS])
+{
+	struct dtl_chunk c;
+	uint64_t at = 0;
+	bool renamed = false;
+	char err[512];
+	int rc;
+
+	CHECK_EQ(dtl_source__rewind(src, err, sizeof(err)), 0);
+	rc = dtl_source__seek(src, target, 0, &at, err, sizeof(err));
+	CHECK_EQ(rc, 0);
+	/* marks every 32 intervals: the last at or before the target */
+	CHECK(at <= target && at + 32 > target);
+	if (rc || !at || at > MK_IV)
+		return;
+	CHECK_EQ(dtl_source__mask(src), mask[at]);
+	CHECK_EQ(dtl_cpuset__has(dtl_source__cpus(src), 2), cpu2[at]);
+	/* the restatement: names told before the mark, then each CPU's last switch */
+	dtl_source__tick(src, 500000000);
+	for (unsigned int cpu = 0; cpu < MK_CPUS; cpu++) {
+		CHECK_EQ(dtl_source__read(src, &c), 1);
+		CHECK_EQ(c.cpu, cpu);
+		CHECK_EQ(c.n, 0);
+		CHECK(c.nswitches >= 1);
+		if (!c.nswitches)
+			continue;
+		CHECK_EQ(c.switches[c.nswitches - 1].pid, last[at][cpu]);
+		CHECK(c.switches[c.nswitches - 1].comm == NULL);
+		for (size_t i = 0; i + 1 < c.nswitches; i++) {
+			CHECK(c.switches[i].comm != NULL);
+			CHECK_EQ(c.switches[i].tb, c.switches[c.nswitches - 1].tb);
+			renamed |= c.switches[i].comm && strcmp(c.switches[i].comm, "t110x") == 0;
+		}
+	}
+	CHECK_EQ(renamed, at > 70);
+	/* then every interval as the first read had it */
+	for (uint64_t iv = at + 1; iv <= MK_IV; iv++) {
+		uint64_t d = 0;
+
+		if (iv > at + 1)
+			dtl_source__tick(src, 500000000);
+		while (dtl_source__read(src, &c) > 0)
+			d = mk_digest(d, &c);
+		if (d != digest[iv] || dtl_source__mask(src) != mask[iv] ||
+		    dtl_cpuset__has(dtl_source__cpus(src), 2) != cpu2[iv])
+			T_FAIL("interval %llu differs after the seek", (unsigned long long)iv);
+	}
+}
+
+TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
+{
+	const char *root = fakeroot_new();
+	static uint64_t digest[MK_IV + 1];
+	static unsigned int mask[MK_IV + 1];
+	static bool cpu2[MK_IV + 1];
+	static int32_t last[MK_IV + 1][MK_CPUS];
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	uint64_t at = 0;
+	char file[300], err[512];
+
+	snprintf(file, sizeof(file), "%s/marked.dtl", root);
+	write_marked(file);
+	o.backend = "replay";
+	o.replay = file;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	/* the first read: each interval's chunks, and where things stood at its end */
+	for (int iv = 1; src && iv <= MK_IV; iv++) {
+		dtl_source__tick(src, 500000000);
+		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
+		while (dtl_source__read(src, &c) > 0) {
+			digest[iv] = mk_digest(digest[iv], &c);
+			if (c.nswitches && c.cpu < MK_CPUS)
+				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
+		}
+		mask[iv] = dtl_source__mask(src);
+		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
+	}
+	/* nothing marked ahead of the end */
+	CHECK_EQ(src ? dtl_source__seek(src, 90, 0, &at, err, sizeof(err)) : -1, 1);
+	for (int k = 0; src && k < 2; k++)
+		seek_and_compare(src, k ? 115 : 90, digest, mask, cpu2, last);
+	dtl_source__close(src);
+	fakeroot_free(root);
+}

@@ -49,6 +49,8 @@ struct replay {
 	bool own_syms;
 	bool skim;			/* entries passed over: each reader opened is told */
 	unsigned int sym_records, sym_skip;
+	unsigned int sym_pos;		/* symbol records passed since the start */
+	struct replay_marks *marks;	/* marks.c */
 };
 
 /* syms.c: kernel symbols, --kallsyms FILE's or the recording's */
@@ -62,6 +64,16 @@ int replay__open_input(struct replay *p, const struct dtl_source_opts *o, char *
 /* set.c: a rotated set's next file, and its last file's end */
 bool replay__next_file(struct dtl_source *src);
 bool replay__end_clock(const struct dtl_source *src, uint64_t *ns);
+
+/* marks.c: where a seek can start from, kept as the replay reads */
+void replay__marks_switches(struct dtl_source *src, unsigned int cpu, const struct dtl_switch *sw,
+			    size_t n);
+void replay__marks_tick(struct dtl_source *src);
+int replay__marks_seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max,
+		       uint64_t *iv_at, char *err, size_t errlen);
+int replay__marks_read(struct dtl_source *src, struct dtl_chunk *c);
+void replay__marks_rewind(struct replay *p);
+void replay__marks_free(struct replay *p);
 
 /* follow.c: --follow, a file read as it is written */
 struct dtl_rec_reader *replay__open_reader(struct replay *p, const struct dtl_source_opts *o,

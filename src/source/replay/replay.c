@@ -28,6 +28,7 @@ static void replay_close(struct dtl_source *src)
 		dtl_rec_reader__close(p->r);
 	fclose(p->f);
 	free(p->syms);
+	replay__marks_free(p);
 	free(p);
 }
 
@@ -87,6 +88,8 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 	}
 	rewind(p->f);
 	p->sym_skip = p->sym_records;
+	p->sym_pos = 0;
+	replay__marks_rewind(p);
 	p->r = dtl_rec_reader__open(p->f, p->name, &m, err, errlen);
 	if (!p->r)
 		return -1;	/* the file changed under us; replay_close copes */
@@ -209,6 +212,9 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 	struct replay *p = src->priv;
 	struct dtl_rec_event ev;
 
+	/* after a seek, what carries on from before its mark comes first */
+	if (replay__marks_read(src, c))
+		return 1;
 	while (p->consumed < p->released) {
 		if (p->follow)	/* not a call per record of every replay */
 			replay__follow_within(p);
@@ -241,6 +247,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		case DTL_REC_SWITCHES:
 			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
 				continue;
+			replay__marks_switches(src, ev.cpu, ev.switches, ev.n);
 			memset(c, 0, sizeof(*c));
 			c->cpu = ev.cpu;
 			c->switches = ev.switches;
@@ -287,6 +294,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			src->lparcfg = p->lparcfg;
 			continue;
 		case DTL_REC_SYMBOLS:
+			p->sym_pos++;
 			if (p->sym_skip) {
 				p->sym_skip--;
 			} else if (!p->own_syms && replay__syms_add(p, ev.data, ev.n)) {
@@ -299,6 +307,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			p->ts_ns = ev.ts_ns;
 			p->tb = ev.end_tb;
 			p->interval_s += ev.interval_s;	/* a -d of several adds them up */
+			replay__marks_tick(src);
 			continue;
 		}
 	}
@@ -314,6 +323,16 @@ static void replay_tick(struct dtl_source *src, uint64_t interval_ns)
 		p->released += p->group;
 	p->interval_s = 0;
 	p->eof_in_interval = p->eof;
+}
+
+static int replay_seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max,
+		       uint64_t *iv_at, char *err, size_t errlen)
+{
+	struct replay *p = src->priv;
+
+	if (p->pipe || p->follow)
+		return 1;	/* read on: a pipe cannot, a file being written may change */
+	return replay__marks_seek(src, iv_max, ns_max, iv_at, err, errlen);
 }
 
 static void replay_skim(struct dtl_source *src, bool on)
@@ -445,5 +464,6 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.rewind = replay_rewind,
 	.ready = replay_ready,
 	.skim = replay_skim,
+	.seek = replay_seek,
 	.end_clock = replay__end_clock,
 };
