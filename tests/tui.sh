@@ -298,6 +298,24 @@ expect "^ +0 +$(sdisp 5) " "cpu 0 shows interval 5's dispatches"
 keys q
 [ ! -s "$tmp/stderr-set" ] && ok || fail "T across a set: $(cat "$tmp/stderr-set")"
 
+# T from a mark: a replay read to interval 75 goes back to 74 from the mark at 64 (marks every
+# 32 intervals), its task table restated there: who runs and the names told at interval 1
+T kill-server 2>/dev/null
+sock="$sock-marks"
+"$DTLTOP" --no-config --sim=vcpus=4,clock=virtual,tasks=postgres:3:/db.service+nginx:2 -d 1 -n 80 \
+	-b --csv --group task -o "$tmp/marks.csv" -w "$tmp/marks.dtl" || fail "a recording with tasks for T"
+tdisp() { awk -F, -v n="$1" -v t="$2" '$3 == t && ++k == n { print $4 }' "$tmp/marks.csv"; }
+T new-session -d -s t -x 150 -y 40 "$DTLTOP --no-config -r $tmp/marks.dtl --no-color 2>$tmp/stderr-marks; sleep 30"
+keys b '#75' Enter
+expect 'interval 75, ending 00:01:15 UTC' "b #75"
+keys T
+expect 'interval 74, ending 00:01:14 UTC' "T from interval 75"
+keys v v
+expect "^postgres\\[1000\\] +$(tdisp 74 'postgres[1000]') " "T from a mark: postgres named, interval 74's dispatches"
+expect "^nginx\\[1100\\] +$(tdisp 74 'nginx[1100]') " "T from a mark: nginx named, interval 74's dispatches"
+keys q
+[ ! -s "$tmp/stderr-marks" ] && ok || fail "T from a mark: $(cat "$tmp/stderr-marks")"
+
 # a mask change while recording: the screen says what is left out, and the
 # recording keeps the mask per interval, so its replay says it too
 T kill-server 2>/dev/null
