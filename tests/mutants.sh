@@ -89,7 +89,7 @@ src/format/recread.c ^ ev->end_tb = body >= 24 ? get64(p + 16) : 0; ^ ev->end_tb
 src/format/recread.c ^ \t\t\tr->complete = true; ^ \t\t\tr->complete = false; ^ every whole recording called cut
 src/format/recwrite.c ^ \t\tif (err && !w->job_err)\n\t\t\tw->job_err = err;\n ^  ^ the compressor thread's write errors swallowed
 src/source/replay/replay.c ^ \t\tp->released += p->group; ^ \t\tp->released++; ^ replay -d does not group (by cli)
-src/source/replay/replay.c ^ \t\t\tp->interval_s += ev.interval_s; ^ \t\t\tp->interval_s = ev.interval_s; ^ grouped intervals keep one length (by truth)
+src/source/replay/replay.c ^ \t\tp->interval_s += ev->interval_s; ^ \t\tp->interval_s = ev->interval_s; ^ grouped intervals keep one length (by truth)
 src/source/replay/replay.c ^ if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ if (ev.cpu >= src->nr_cpus)\n\t\t\t\tcontinue;\n\t\t\tmemset(c, 0, sizeof(*c));\n\t\t\tc->cpu = ev.cpu;\n\t\t\tc->data ^ replay -C shows and writes every CPU (by truth)
 src/source/replay/replay.c ^ \t\t\tsrc->mask = (unsigned int)ev.value & DTL_MASK_ALL; ^ \t\t\t; ^ a recorded mask change ignored (by tui)
 src/source/replay/replay.c ^ \t\t\tmemset(c, 0, sizeof(*c));\n\t\t\treturn 1; ^ \t\t\tcontinue; ^ a mask changed and back within an interval lost in replay (by tui)
@@ -166,7 +166,7 @@ src/source/taskfeed.c ^ if (e->kind == DTL_SB_SWITCH && f->on[cpu] == e->pid + 1
 src/source/taskfeed.c ^ if (k && f->sw[k - 1].tb > tb) ^ if (0) ^ who pays: a loss marked before the switch ahead of it in the ring
 src/stats/where.c ^ : strcmp(x->name, y->name); ^ : 0; ^ where: functions of equal counts in address order, not by name
 src/loop/rec.c ^ \tl->rec_sym_rewrite = true;\n ^ \n ^ recording: a rotated set's later file carries no symbols of its own (by whopays)
-src/source/replay/replay.c ^ \t\t\t\tsrc->kallsyms = p->syms;\n ^ \n ^ replay: a recording's symbols read and never used (by whopays)
+src/source/replay/replay.c ^ \t\t\tsrc->kallsyms = p->syms;\n ^ \n ^ replay: a recording's symbols read and never used (by whopays)
 src/view/wherecsv.c ^ if (w.user)\n ^ if (0)\n ^ --format where: user space left out, a row's shares short of 100 (by whopays)
 src/view/report/collect.c ^ \tif (slash)\n\t\tsnprintf(buf, len, "of %s", slash + 1); ^ \tif (0)\n\t\tsnprintf(buf, len, "of %s", slash + 1); ^ report: a recording's absolute path on a page that travels
 src/view/report/scale.c ^ if (days && !tm.tm_hour ^ if (0 && !tm.tm_hour ^ report: a span past midnight never says which day
@@ -189,6 +189,13 @@ src/source/sim/hv.c ^ used[i] = w < l[i].ent ? w : l[i].ent; ^ used[i] = l[i].en
 src/source/sim/frame.c ^ if (q->dedicated || q->pool_id != p->pool_id || p->dedicated) ^ if (q->dedicated || p->dedicated) ^ frame: the LPARs of another pool counted as peers
 src/view/webconfig.c ^ return ok && !diff; ^ return ok; ^ --web-config: any password of the hash's length passes
 src/loop/window.c ^ return l->win_end_ns && clock_now(l) + half(l) > l->win_end_ns; ^ return l->win_end_ns && clock_now(l) > l->win_end_ns; ^ --end: an interval past the window's end shown (by cli)
+src/source/replay/marks.c ^ e->has_comm ? e->comm : NULL, ^ NULL, ^ T from a mark: the task names told before it not restated (by tui)
+src/source/replay/marks.c ^ \tsrc->cpus = m->cpus;\n ^ \n ^ a seek from a mark keeps the CPUs online where it was (by unit)
+src/source/replay/marks.c ^ \t\tif (c->consumed > p->consumed)\n\t\t\tm = c; ^ \t\tm = c; ^ a seek goes back to a mark behind where the replay is (by unit)
+src/format/recwrite.c ^ get16(p + 2) == cpu && ^ 1 && ^ a block of another CPU added to the one before (by unit)
+src/dtl/sideband.c ^ \t\t\t\tannounced = -1;\n\t\t\t\ttail += len; ^ \t\t\t\ttail += len; ^ switch stream: a CPU-wide IN passed over twice after one OUT (by unit)
+src/format/switches.c ^ \t\tif (last && (last_cl || last_gl)) ^ \t\tif (last) ^ a skim hands out every switch, not the named and the last (by unit)
+src/platform/topo.c ^ \tdtl_cpuset__for_each(cpu, cpus)\n\t\tthreads[t->vp[cpu]] = 0; ^ \n ^ a VP count left over from the count before (by unit)
 EOF
 	)
 fi

@@ -207,6 +207,47 @@ static int replay_poll(struct dtl_source *src, int timeout_ms)
 	return 0;
 }
 
+/* A record that changes what stands, not a CPU's chunk: hotplug, lparcfg, symbols, a tick. */
+static void take_state(struct dtl_source *src, const struct dtl_rec_event *ev)
+{
+	struct replay *p = src->priv;
+
+	switch (ev->kind) {
+	case DTL_REC_CPU:
+		if (ev->cpu < src->nr_cpus) {
+			if (ev->value)
+				dtl_cpuset__set(&src->cpus, ev->cpu);
+			else
+				dtl_cpuset__unset(&src->cpus, ev->cpu);
+		}
+		break;
+	case DTL_REC_LPARCFG:
+		/* where the interval ends, the partition's counters as they were */
+		memcpy(p->lparcfg, ev->data, ev->n);
+		p->lparcfg[ev->n] = '\0';	/* only read for its numbers, never shown raw */
+		src->lparcfg = p->lparcfg;
+		break;
+	case DTL_REC_SYMBOLS:
+		p->sym_pos++;
+		if (p->sym_skip) {
+			p->sym_skip--;
+		} else if (!p->own_syms && replay__syms_add(p, ev->data, ev->n)) {
+			p->sym_records++;
+			src->kallsyms = p->syms;
+		}
+		break;
+	case DTL_REC_TICK:
+		p->consumed++;
+		p->ts_ns = ev->ts_ns;
+		p->tb = ev->end_tb;
+		p->interval_s += ev->interval_s;	/* a -d of several adds them up */
+		replay__marks_tick(src);
+		break;
+	default:
+		break;
+	}
+}
+
 static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 {
 	struct replay *p = src->priv;
@@ -265,14 +306,6 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			 */
 			memset(c, 0, sizeof(*c));
 			return 1;
-		case DTL_REC_CPU:
-			if (ev.cpu < src->nr_cpus) {
-				if (ev.value)
-					dtl_cpuset__set(&src->cpus, ev.cpu);
-				else
-					dtl_cpuset__unset(&src->cpus, ev.cpu);
-			}
-			continue;
 		case DTL_REC_VPA_STEAL:
 		case DTL_REC_STAT_STEAL:
 			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
@@ -287,27 +320,11 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 				c->stat_steal = ev.value;
 			}
 			return 1;
+		case DTL_REC_CPU:
 		case DTL_REC_LPARCFG:
-			/* where the interval ends, the partition's counters as they were */
-			memcpy(p->lparcfg, ev.data, ev.n);
-			p->lparcfg[ev.n] = '\0';	/* only read for its numbers, never shown raw */
-			src->lparcfg = p->lparcfg;
-			continue;
 		case DTL_REC_SYMBOLS:
-			p->sym_pos++;
-			if (p->sym_skip) {
-				p->sym_skip--;
-			} else if (!p->own_syms && replay__syms_add(p, ev.data, ev.n)) {
-				p->sym_records++;
-				src->kallsyms = p->syms;
-			}
-			continue;
 		case DTL_REC_TICK:
-			p->consumed++;
-			p->ts_ns = ev.ts_ns;
-			p->tb = ev.end_tb;
-			p->interval_s += ev.interval_s;	/* a -d of several adds them up */
-			replay__marks_tick(src);
+			take_state(src, &ev);
 			continue;
 		}
 	}
