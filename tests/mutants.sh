@@ -191,6 +191,7 @@ src/view/webconfig.c ^ return ok && !diff; ^ return ok; ^ --web-config: any pass
 src/loop/window.c ^ return l->win_end_ns && clock_now(l) + half(l) > l->win_end_ns; ^ return l->win_end_ns && clock_now(l) > l->win_end_ns; ^ --end: an interval past the window's end shown (by cli)
 src/source/replay/marks.c ^ e->has_comm ? e->comm : NULL, ^ NULL, ^ T from a mark: the task names told before it not restated (by tui)
 src/source/replay/marks.c ^ \tsrc->cpus = m->cpus;\n ^ \n ^ a seek from a mark keeps the CPUs online where it was (by unit)
+src/source/replay/marks.c ^ if (p->set && m->seq != p->seq) { ^ if (0) { ^ T to a mark in another file of a set reads the wrong file (by tui)
 src/source/replay/marks.c ^ \t\tif (c->consumed > p->consumed)\n\t\t\tm = c; ^ \t\tm = c; ^ a seek goes back to a mark behind where the replay is (by unit)
 src/format/recwrite.c ^ get16(p + 2) == cpu && ^ 1 && ^ a block of another CPU added to the one before (by unit)
 src/dtl/sideband.c ^ \t\t\t\tannounced = -1;\n\t\t\t\ttail += len; ^ \t\t\t\ttail += len; ^ switch stream: a CPU-wide IN passed over twice after one OUT (by unit)

@@ -299,11 +299,12 @@ keys q
 [ ! -s "$tmp/stderr-set" ] && ok || fail "T across a set: $(cat "$tmp/stderr-set")"
 
 # T from a mark: a replay read to interval 75 goes back to 74 from the mark at 64 (marks every
-# 32 intervals), its task table restated there: who runs and the names told at interval 1
+# 32 intervals), its task table restated there: who runs and the names told at interval 1; b to
+# 66 goes back to the mark at 32, in the set's second file (30 intervals a file), into its third
 T kill-server 2>/dev/null
 sock="$sock-marks"
 "$DTLTOP" --no-config --sim=vcpus=4,clock=virtual,tasks=postgres:3:/db.service+nginx:2 -d 1 -n 80 \
-	-b --csv --group task -o "$tmp/marks.csv" -w "$tmp/marks.dtl" || fail "a recording with tasks for T"
+	-b --csv --group task -o "$tmp/marks.csv" -w "$tmp/marks.dtl" --rotate=30s || fail "a recording with tasks for T"
 tdisp() { awk -F, -v n="$1" -v t="$2" '$3 == t && ++k == n { print $4 }' "$tmp/marks.csv"; }
 T new-session -d -s t -x 150 -y 40 "$DTLTOP --no-config -r $tmp/marks.dtl --no-color 2>$tmp/stderr-marks; sleep 30"
 keys b '#75' Enter
@@ -313,6 +314,9 @@ expect 'interval 74, ending 00:01:14 UTC' "T from interval 75"
 keys v v
 expect "^postgres\\[1000\\] +$(tdisp 74 'postgres[1000]') " "T from a mark: postgres named, interval 74's dispatches"
 expect "^nginx\\[1100\\] +$(tdisp 74 'nginx[1100]') " "T from a mark: nginx named, interval 74's dispatches"
+keys b '#66' Enter
+expect 'interval 66, ending 00:01:06 UTC' "b #66, from a mark in the set's second file"
+expect "^postgres\\[1000\\] +$(tdisp 66 'postgres[1000]') " "from a mark into the next file: interval 66's dispatches"
 keys q
 [ ! -s "$tmp/stderr-marks" ] && ok || fail "T from a mark: $(cat "$tmp/stderr-marks")"
 
