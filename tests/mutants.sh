@@ -194,6 +194,8 @@ src/source/replay/marks.c ^ \tsrc->cpus = m->cpus;\n ^ \n ^ a seek from a mark k
 src/source/replay/marks.c ^ if (p->set && m->seq != p->seq) { ^ if (0) { ^ T to a mark in another file of a set reads the wrong file (by tui)
 src/source/replay/marks.c ^ \t\tif (c->consumed > p->consumed)\n\t\t\tm = c; ^ \t\tm = c; ^ a seek goes back to a mark behind where the replay is (by unit)
 src/format/recwrite.c ^ get16(p + 2) == cpu && ^ 1 && ^ a block of another CPU added to the one before (by unit)
+src/format/recread.c ^ \t\t       get16(r->recs + r->pos + 2) == ev->cpu && ^ \t\t       1 && ^ an old file's block of another CPU read as the one before's (by cli)
+src/format/recread.c ^ \t\twhile (r->len - r->pos >= REC_HDR + 4 && ^ \t\twhile (0 && r->len - r->pos >= REC_HDR + 4 && ^ an old file's blocks read a drain at a time, twice the CPU (by unit)
 src/dtl/sideband.c ^ \t\t\t\tannounced = -1;\n\t\t\t\ttail += len; ^ \t\t\t\ttail += len; ^ switch stream: a CPU-wide IN passed over twice after one OUT (by unit)
 src/format/switches.c ^ \t\tif (last && (last_cl || last_gl)) ^ \t\tif (last) ^ a skim hands out every switch, not the named and the last (by unit)
 src/platform/topo.c ^ \tdtl_cpuset__for_each(cpu, cpus)\n\t\tthreads[t->vp[cpu]] = 0; ^ \n ^ a VP count left over from the count before (by unit)

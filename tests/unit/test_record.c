@@ -11,6 +11,7 @@
 #include "dtl/dtl.h"
 #include "format/record.h"
 #include "format/recset.h"
+#include "format/v2.h"
 #include "source/source.h"
 #include "fakeroot.h"
 
@@ -1104,4 +1105,43 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 		seek_and_compare(src, k ? 115 : 90, digest, mask, cpu2, last);
 	dtl_source__close(src);
 	fakeroot_free(root);
+}
+
+/*
+ * tests/data/v2.2-sim.dtl was written a record a drain (a few entries each,
+ * before the writer merged a CPU's blocks in a row): the reader hands a CPU's
+ * records in a row out as one block, never two short ones of a CPU in a row.
+ */
+TEST(recording_old_blocks_of_a_cpu_in_a_row_read_as_one)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	FILE *f = fopen("tests/data/v2.2-sim.dtl", "rb");
+	size_t events = 0, entries = 0, short_twice = 0, prev_n = 0;
+	int prev_cpu = -1;
+	char err[512];
+
+	CHECK(f != NULL);
+	r = f ? dtl_rec_reader__open(f, "v2.2-sim.dtl", &m, err, sizeof(err)) : NULL;
+	CHECK(r != NULL);
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind != DTL_REC_ENTRIES) {
+			prev_cpu = -1;
+			continue;
+		}
+		short_twice += (int)ev.cpu == prev_cpu && prev_n < DTL_V2_BATCH;
+		prev_cpu = (int)ev.cpu;
+		prev_n = ev.n;
+		events++;
+		entries += ev.n;
+	}
+	CHECK_EQ(short_twice, 0);
+	/* 4 CPUs, 12 intervals, a chunk each: a block a CPU an interval, entries by the hundred */
+	CHECK(events <= 4 * 12);
+	CHECK(entries > 100 * events);
+	CHECK(r && !dtl_rec_reader__warning(r));
+	dtl_rec_reader__close(r);
+	if (f)
+		fclose(f);
 }
