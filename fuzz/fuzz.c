@@ -228,7 +228,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t events = 0;
 
 	uint8_t *file = NULL;
-	bool skim;
+	bool skim, marked = false;
+	uint64_t mark = 0;
+	size_t after = 0, again = 0;
 
 	if (!size)
 		return 0;
@@ -262,6 +264,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       (!ev.switches[i].cgroup ||
 					dtl_name__is_clean(ev.switches[i].cgroup)));
 			events++;
+			after += marked;
+			/* a replay's mark: the boundary after the first tick */
+			if (ev.kind == DTL_REC_TICK && !marked)
+				marked = dtl_rec_reader__boundary(r, &mark);
+		}
+		/* read again from the mark, the same records come, however the file goes on */
+		if (marked && skim && !dtl_rec_reader__seek(r, mark)) {
+			while (dtl_rec_reader__next(r, &ev) > 0)
+				again++;
+			assert(again == after);
 		}
 		dtl_rec_reader__close(r);
 	}

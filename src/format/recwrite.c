@@ -331,19 +331,19 @@ int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const ui
 			    size_t n, uint64_t lost, uint64_t bad)
 {
 	if (n) {
-		uint8_t *p;
+		/* the last record, where there is one (no buffer yet before the first) */
+		uint8_t *p = w->len ? w->raw + w->last : NULL;
 
 		/* the record says how many; the columns take the entries */
 		if (!w->err && dtl_rec_v2__add(&w->cols, data, n))
 			w->err = ENOMEM;
-		p = w->raw + w->last;
 		/*
 		 * A CPU's blocks in a row are one record: a ring drained every
 		 * few milliseconds (the simulator's, debugfs') hands out a block
 		 * of a few entries each time, and a record per block made the
 		 * records stream most of what a skim decompresses and walks.
 		 */
-		if (w->len && w->last + REC_HDR + 4 == w->len && p[0] == DTL_REC_ENTRIES &&
+		if (!w->err && p && w->last + REC_HDR + 4 == w->len && p[0] == DTL_REC_ENTRIES &&
 		    get16(p + 2) == cpu && n <= UINT32_MAX - get32(p + REC_HDR)) {
 			put32(p + REC_HDR, get32(p + REC_HDR) + (uint32_t)n);
 		} else {
