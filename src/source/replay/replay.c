@@ -59,8 +59,9 @@ static void start(struct dtl_source *src)
 }
 
 /*
- * Going back reads the file again from its start: chunks hold deltas
- * against the one before, so there is nothing to seek to in the middle.
+ * Going back opens the file again at its start: a chunk's records count on
+ * what came before (the CPUs, the mask, who runs), so a place in the middle
+ * is only reached with that state, which a mark keeps (marks.c, seek).
  */
 static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 {
