@@ -270,6 +270,46 @@ TEST(sideband_ring_takes_a_cpu_wide_switch_once)
 	CHECK_EQ(out[0].ns, 600);
 	CHECK_EQ(out[1].ns, 603);
 	CHECK_EQ(bad, 0);
+	/* an IN without the body a CPU-wide switch has: known by its trailer all the same */
+	pos = 0;
+	ring_put(ring, &pos, r, switch_rec(r, true, 20, 21, 700));
+	ring_put(ring, &pos, r, rec(r, 15, 0, b, 0, 21, 701));
+	dtl_sb__ring(ring, sizeof(ring), 0, pos, ST, out, 16, &n, &bad);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(out[0].ns, 700);
+}
+
+/*
+ * Every sample_id field (64-byte records): the OUT flag read where it is,
+ * whatever a record's size holds in its bits, so the IN is passed over.
+ */
+TEST(sideband_ring_takes_a_wide_trailer_switch_once)
+{
+	const uint64_t st = DTL_SAMPLE_TID | DTL_SAMPLE_TIME | DTL_SAMPLE_ID | DTL_SAMPLE_STREAM_ID |
+			    DTL_SAMPLE_CPU | DTL_SAMPLE_IDENTIFIER;
+	uint8_t ring[256] = { 0 };
+	struct dtl_sb out[4];
+	uint64_t bad = 0;
+	size_t n;
+
+	for (int i = 0; i < 2; i++) {
+		uint8_t *r = ring + 64 * i;
+		uint16_t misc = i ? 0 : 1u << 13, size = 64;
+
+		put32(r, 15);
+		memcpy(r + 4, &misc, 2);
+		memcpy(r + 6, &size, 2);
+		put32(r + 8, i ? 10 : 11);	/* next_prev pid, tid */
+		put32(r + 12, i ? 10 : 11);
+		put32(r + 16, i ? 11 : 10);	/* TID: pid, tid */
+		put32(r + 20, i ? 11 : 10);
+		put64(r + 24, 900 + (uint64_t)i);	/* TIME */
+	}
+	CHECK_EQ(dtl_sb__ring(ring, sizeof(ring), 0, 128, st, out, 4, &n, &bad), 128);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(out[0].pid, 11);
+	CHECK_EQ(out[0].ns, 900);
 }
 
 TEST(sideband_perf_clock_goes_back_on_the_timebase)
