@@ -113,6 +113,9 @@ TEST(tbmap_far_from_its_anchor_saturates)
 	CHECK_EQ(dtl_tbmap__tb(&m, (1ull << 59) - 1),
 		 1000 + (uint64_t)((unsigned __int128)((1ull << 59) - 1) * (1ull << 33) / 1000000000u));
 	CHECK_EQ(dtl_tbmap__tb(&m, UINT64_MAX), UINT64_MAX);
+	/* 36 years at 17 GHz pass 64 bits: saturated, where the split would wrap */
+	dtl_tbmap__fixed(&m, (1ull << 34) - 1, 0);
+	CHECK_EQ(dtl_tbmap__tb(&m, (1ull << 60) - 1), UINT64_MAX);
 	dtl_tbmap__fixed(&m, 512000000, 1ull << 62);
 	CHECK_EQ(dtl_tbmap__tb(&m, 1ull << 61),
 		 (1ull << 62) + (uint64_t)((unsigned __int128)(1ull << 61) * 512000000 / 1000000000u));
