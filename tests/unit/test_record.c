@@ -1017,6 +1017,55 @@ static void write_marked(const char *file)
 	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
 }
 
+/* A boundary is between chunks: not within one, not after the end; there a seek reads on. */
+TEST(recording_boundary_only_between_chunks)
+{
+	const char *root = fakeroot_new();
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_event ev;
+	uint8_t buf[48 * 4];
+	uint64_t off = 0, at = 0;
+	int ticks = 0;
+	char err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bound.dtl", root);
+	meta(&m);
+	entries(buf, 4, 100);
+	w = dtl_rec_writer__open(path, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	for (int i = 0; w && i < 2; i++) {
+		CHECK_EQ(dtl_rec_writer__entries(w, 1, buf, 4, 0, 0), 0);
+		CHECK_EQ(dtl_rec_writer__tick(w, m.start_ns + 500000000ull * (i + 1), 0.5, 0), 0);
+	}
+	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	f = fopen(path, "rb");
+	r = f ? dtl_rec_reader__open(f, path, &m, err, sizeof(err)) : NULL;
+	CHECK(r != NULL);
+	while (r && dtl_rec_reader__next(r, &ev) > 0) {
+		if (ev.kind == DTL_REC_ENTRIES)
+			CHECK(!dtl_rec_reader__boundary(r, &off));	/* its tick still to come */
+		if (ev.kind == DTL_REC_TICK && ticks++ == 0) {
+			CHECK(dtl_rec_reader__boundary(r, &at));
+			CHECK(at > 0);
+		}
+	}
+	CHECK_EQ(ticks, 2);
+	CHECK(r && !dtl_rec_reader__boundary(r, &off));		/* done */
+	/* from the first tick's boundary: the second interval again */
+	CHECK_EQ(r ? dtl_rec_reader__seek(r, at) : -1, 0);
+	ticks = 0;
+	while (r && dtl_rec_reader__next(r, &ev) > 0)
+		ticks += ev.kind == DTL_REC_TICK;
+	CHECK_EQ(ticks, 1);
+	dtl_rec_reader__close(r);
+	if (f)
+		fclose(f);
+	fakeroot_free(root);
+}
+
 static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint64_t *digest,
 			     const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS])
 {
