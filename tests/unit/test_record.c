@@ -1194,3 +1194,60 @@ TEST(recording_old_blocks_of_a_cpu_in_a_row_read_as_one)
 	if (f)
 		fclose(f);
 }
+
+/*
+ * Past 256 marks every other one goes and the spacing doubles: 8300
+ * intervals of one CPU leave the last marks 64 apart, and a seek still reads
+ * on from one as from the start.
+ */
+TEST(replay_marks_thin_past_their_bound)
+{
+	const char *root = fakeroot_new();
+	struct dtl_source_opts o = { 0 };
+	struct dtl_rec_meta m;
+	struct dtl_rec_writer *w;
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	uint8_t buf[48];
+	uint64_t at = 0, first = 0, again = 0;
+	char file[300], err[512];
+	const int n = 8300;
+
+	snprintf(file, sizeof(file), "%s/long.dtl", root);
+	meta(&m);
+	w = dtl_rec_writer__open(file, &m, err, sizeof(err));
+	CHECK(w != NULL);
+	for (int iv = 0; w && iv < n; iv++) {
+		struct dtl_switch sw = { 4242 + (uint64_t)iv * 1000, 100 + iv % 7, NULL, NULL };
+
+		entries(buf, 1, 4242 + (uint64_t)iv * 1000 + 10);
+		dtl_rec_writer__switches(w, 1, &sw, 1);
+		dtl_rec_writer__entries(w, 1, buf, 1, 0, 0);
+		dtl_rec_writer__tick(w, m.start_ns + (uint64_t)(iv + 1) * 500000000ull, 0.5, 0);
+	}
+	CHECK_EQ(w ? dtl_rec_writer__close(w, err, sizeof(err)) : -1, 0);
+	o.backend = "replay";
+	o.replay = file;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	for (int iv = 1; src && iv <= n; iv++) {
+		dtl_source__tick(src, 500000000);
+		while (dtl_source__read(src, &c) > 0)
+			if (iv > 8290)
+				first += c.nswitches ? (uint64_t)c.switches[0].pid * (uint64_t)iv : c.n;
+	}
+	CHECK_EQ(src ? dtl_source__rewind(src, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(src ? dtl_source__seek(src, 8290, 0, &at, err, sizeof(err)) : -1, 0);
+	/* 256 marks at 32, 64, ..., 8192; the 257th thins them to 32, 96, ..., 8160, then 64 apart */
+	CHECK_EQ(at, 8224);
+	for (uint64_t iv = at + 1; src && iv <= (uint64_t)n; iv++) {
+		dtl_source__tick(src, 500000000);
+		while (dtl_source__read(src, &c) > 0)
+			if (iv > 8290)
+				again += c.nswitches ? (uint64_t)c.switches[c.nswitches - 1].pid * iv : c.n;
+	}
+	CHECK_EQ(again, first);
+	dtl_source__close(src);
+	fakeroot_free(root);
+}
