@@ -1234,17 +1234,17 @@ TEST(replay_marks_thin_past_their_bound)
 	for (int iv = 1; src && iv <= n; iv++) {
 		dtl_source__tick(src, 500000000);
 		while (dtl_source__read(src, &c) > 0)
-			if (iv > 8290)
+			if (iv > 8280)
 				first += c.nswitches ? (uint64_t)c.switches[0].pid * (uint64_t)iv : c.n;
 	}
 	CHECK_EQ(src ? dtl_source__rewind(src, err, sizeof(err)) : -1, 0);
-	CHECK_EQ(src ? dtl_source__seek(src, 8290, 0, &at, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(src ? dtl_source__seek(src, 8280, 0, &at, err, sizeof(err)) : -1, 0);
 	/* 256 marks at 32, 64, ..., 8192; the 257th thins them to 32, 96, ..., 8160, then 64 apart */
 	CHECK_EQ(at, 8224);
 	for (uint64_t iv = at + 1; src && iv <= (uint64_t)n; iv++) {
 		dtl_source__tick(src, 500000000);
 		while (dtl_source__read(src, &c) > 0)
-			if (iv > 8290)
+			if (iv > 8280)
 				again += c.nswitches ? (uint64_t)c.switches[c.nswitches - 1].pid * iv : c.n;
 	}
 	CHECK_EQ(again, first);
