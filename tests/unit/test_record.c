@@ -652,7 +652,8 @@ TEST(recording_blocks_of_a_cpu_in_a_row_are_one_record)
 	struct dtl_rec_writer *w;
 	struct dtl_rec_reader *r;
 	struct dtl_rec_event ev;
-	uint8_t buf[48 * 15];
+	uint8_t buf[48 * 15], hdr[24];
+	uint32_t records_raw = 0;
 	size_t at = 0, k = 0, lost = 0;
 	bool same = true;
 	char err[512];
@@ -670,6 +671,27 @@ TEST(recording_blocks_of_a_cpu_in_a_row_are_one_record)
 	}
 	CHECK_EQ(dtl_rec_writer__tick(w, 1, 0.5, 0), 0);
 	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	/*
+	 * Written merged, not only read so (the reader merges old files'): the
+	 * chunk's records stream holds 4 entries records (12 bytes each), the
+	 * loss (16) and the tick (32), not 6 entries records.
+	 */
+	f = fopen(path, "rb");
+	CHECK(f != NULL && fseek(f, 16, SEEK_SET) == 0);
+	while (f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr)) {
+		uint32_t stored = hdr[8] | hdr[9] << 8 | hdr[10] << 16 | (uint32_t)hdr[11] << 24;
+		uint8_t head[10];
+
+		/* the first data chunk: the interval's (the end marker has one of its own) */
+		if (hdr[4] == 2 && !records_raw && fread(head, 1, sizeof(head), f) == sizeof(head)) {
+			records_raw = head[2] | head[3] << 8 | head[4] << 16 | (uint32_t)head[5] << 24;
+			stored -= sizeof(head);
+		}
+		CHECK_EQ(fseek(f, stored, SEEK_CUR), 0);
+	}
+	CHECK_EQ(records_raw, 4 * 12 + 16 + 32);
+	if (f)
+		fclose(f);
 	f = fopen(path, "rb");
 	r = dtl_rec_reader__open(f, path, &m, err, sizeof(err));
 	CHECK(r != NULL);
@@ -999,11 +1021,19 @@ static void write_marked(const char *file)
 
 			/* a pid is named the first time it runs; CPU 0's (110) renamed at interval 70 */
 			snprintf(comm, sizeof(comm), "t%d%s", (int)pid, iv >= 70 ? "x" : "");
-			if (iv < 14 || (iv == 70 && cpu == 0))
+			if (iv < 14 || (iv == 70 && cpu == 0)) {
 				sw[0].comm = comm;
+				sw[0].cgroup = "/t.slice";
+			}
 			CHECK_EQ(dtl_rec_writer__switches(w, cpu, sw, 2), 0);
 			entries(buf, 4, tb + 600 + cpu);
 			CHECK_EQ(dtl_rec_writer__entries(w, cpu, buf, 4, iv % 9 == cpu, 0), 0);
+		}
+		if (iv == 10 || iv == 80 || iv == 100) {
+			char sym[64];
+
+			snprintf(sym, sizeof(sym), "c0000000000%05x T f%u\n", iv * 16, iv);
+			CHECK_EQ(dtl_rec_writer__symbols(w, sym, strlen(sym)), 0);
 		}
 		if (iv == 50)
 			CHECK_EQ(dtl_rec_writer__mask(w, DTL_MASK_CEDE), 0);
@@ -1097,6 +1127,7 @@ static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint
 		CHECK(c.switches[c.nswitches - 1].comm == NULL);
 		for (size_t i = 0; i + 1 < c.nswitches; i++) {
 			CHECK(c.switches[i].comm != NULL);
+			CHECK(c.switches[i].cgroup && strcmp(c.switches[i].cgroup, "/t.slice") == 0);
 			CHECK_EQ(c.switches[i].tb, c.switches[c.nswitches - 1].tb);
 			renamed |= c.switches[i].comm && strcmp(c.switches[i].comm, "t110x") == 0;
 		}
@@ -1116,6 +1147,17 @@ static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint
 	}
 }
 
+static void read_to(struct dtl_source *src, uint64_t from, uint64_t to)
+{
+	struct dtl_chunk c;
+
+	for (uint64_t iv = from; src && iv < to; iv++) {
+		dtl_source__tick(src, 500000000);
+		while (dtl_source__read(src, &c) > 0)
+			;
+	}
+}
+
 TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 {
 	const char *root = fakeroot_new();
@@ -1128,6 +1170,8 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 	struct dtl_chunk c;
 	uint64_t at = 0;
 	char file[300], err[512];
+	const char *none;
+	size_t syms;
 
 	snprintf(file, sizeof(file), "%s/marked.dtl", root);
 	write_marked(file);
@@ -1148,10 +1192,29 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 		mask[iv] = dtl_source__mask(src);
 		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
 	}
+	syms = src ? strlen(dtl_source__kallsyms(src, &none)) : 0;
+	CHECK(syms > 0);
 	/* nothing marked ahead of the end */
 	CHECK_EQ(src ? dtl_source__seek(src, 90, 0, &at, err, sizeof(err)) : -1, 1);
 	for (int k = 0; src && k < 2; k++)
 		seek_and_compare(src, k ? 115 : 90, digest, mask, cpu2, last);
+	/* each function once, however often read again */
+	CHECK_EQ(src ? strlen(dtl_source__kallsyms(src, &none)) : 0, syms);
+	dtl_source__close(src);
+	/*
+	 * Read to 70, back to the start, on to the end (the mark at 96 taken
+	 * after a rewind), back to 96: the symbols still each once.
+	 */
+	src = dtl_source__open(&o, err, sizeof(err));
+	read_to(src, 0, 70);
+	CHECK_EQ(src ? dtl_source__rewind(src, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(src ? dtl_source__seek(src, 10, 0, &at, err, sizeof(err)) : -1, 1);
+	read_to(src, 0, MK_IV);
+	CHECK_EQ(src ? dtl_source__rewind(src, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(src ? dtl_source__seek(src, 110, 0, &at, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(at, 96);
+	read_to(src, at, MK_IV);
+	CHECK_EQ(src ? strlen(dtl_source__kallsyms(src, &none)) : 0, syms);
 	dtl_source__close(src);
 	fakeroot_free(root);
 }

@@ -116,6 +116,9 @@ TEST(tbmap_far_from_its_anchor_saturates)
 	/* 36 years at 17 GHz pass 64 bits: saturated, where the split would wrap */
 	dtl_tbmap__fixed(&m, (1ull << 34) - 1, 0);
 	CHECK_EQ(dtl_tbmap__tb(&m, (1ull << 60) - 1), UINT64_MAX);
+	/* and 18 years at 34 GHz: the split is for timebases below 17 GHz only */
+	dtl_tbmap__fixed(&m, (1ull << 35) - 1, 0);
+	CHECK_EQ(dtl_tbmap__tb(&m, (1ull << 59) - 1), UINT64_MAX);
 	dtl_tbmap__fixed(&m, 512000000, 1ull << 62);
 	CHECK_EQ(dtl_tbmap__tb(&m, 1ull << 61),
 		 (1ull << 62) + (uint64_t)((unsigned __int128)(1ull << 61) * 512000000 / 1000000000u));
