@@ -1311,6 +1311,10 @@ TEST(replay_marks_thin_past_their_bound)
 				again += c.nswitches ? (uint64_t)c.switches[c.nswitches - 1].pid * iv : c.n;
 	}
 	CHECK_EQ(again, first);
+	/* the marks kept from before the thinning, every other: 7968 for 8000 */
+	CHECK_EQ(src ? dtl_source__rewind(src, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(src ? dtl_source__seek(src, 8000, 0, &at, err, sizeof(err)) : -1, 0);
+	CHECK_EQ(at, 7968);
 	dtl_source__close(src);
 	fakeroot_free(root);
 }
