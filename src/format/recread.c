@@ -319,10 +319,29 @@ static int take_entries(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 	return 0;
 }
 
+/*
+ * Whether the record at r->pos is an entries record of cpu that the columns
+ * still hold, whole: its count in *n, its body's length in *body.
+ */
+static bool continues(const struct dtl_rec_reader *r, unsigned int cpu, uint32_t *n,
+		      uint32_t *body)
+{
+	const uint8_t *q = r->recs + r->pos;
+
+	if (r->len - r->pos < REC_HDR + 4 || q[0] != DTL_REC_ENTRIES || get16(q + 2) != cpu)
+		return false;
+	*body = get32(q + 4);
+	*n = get32(q + REC_HDR);
+	return *body >= 4 && *body <= r->len - r->pos - REC_HDR &&
+	       *n <= dtl_rec_v2__left(&r->in) - r->pend;
+}
+
 /* An entries record: 1.x's planes into r->ent, 2's count of entries in the columns. */
 static int unpack_entries(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
 			  struct dtl_rec_event *ev)
 {
+	uint32_t n, more;
+
 	if (r->major >= 2) {
 		if (body < 4 || get32(p) > dtl_rec_v2__left(&r->in))
 			return malformed(r, "an entries record counts more entries than its columns hold");
@@ -333,13 +352,9 @@ static int unpack_entries(struct dtl_rec_reader *r, const uint8_t *p, uint32_t b
 		 * written before the writer merged them hold a record a drain
 		 * (a few entries each), which cost a replay half its time.
 		 */
-		while (r->len - r->pos >= REC_HDR + 4 && r->recs[r->pos] == DTL_REC_ENTRIES &&
-		       get16(r->recs + r->pos + 2) == ev->cpu &&
-		       get32(r->recs + r->pos + 4) <= r->len - r->pos - REC_HDR &&
-		       get32(r->recs + r->pos + 4) >= 4 &&
-		       get32(r->recs + r->pos + REC_HDR) <= dtl_rec_v2__left(&r->in) - r->pend) {
-			r->pend += get32(r->recs + r->pos + REC_HDR);
-			r->pos += REC_HDR + get32(r->recs + r->pos + 4);
+		while (continues(r, ev->cpu, &n, &more)) {
+			r->pend += n;
+			r->pos += REC_HDR + more;
 		}
 		return take_entries(r, ev);
 	}

@@ -348,8 +348,8 @@ static int replay_seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max,
 {
 	struct replay *p = src->priv;
 
-	if (p->pipe || p->follow)
-		return 1;	/* read on: a pipe cannot, a file being written may change */
+	if (p->follow)
+		return 1;	/* read on: a file being written may change (a pipe has no marks) */
 	return replay__marks_seek(src, iv_max, ns_max, iv_at, err, errlen);
 }
 
