@@ -16,11 +16,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../dtl/counts.h"
 #include "../dtl/switch.h"
 #include "../platform/cpuset.h"
 #include "../platform/topo.h"
 
 #define DTL_REC_MAJOR 2		/* written; every major from 1 read */
+#define DTL_REC_SUMMARY_MAJOR 3	/* a summary (format 2's chunks, counts for entries) */
 #define DTL_REC_MINOR 2
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
@@ -51,6 +53,7 @@ struct dtl_rec_meta {
 	uint64_t set_id;
 	unsigned int set_seq;
 	char partition_name[64];	/* the device tree's ibm,partition-name; "" unknown (2.2) */
+	bool summary;			/* intervals' counts, no entries: format 3 (written, read) */
 };
 
 enum dtl_rec_kind {
@@ -67,6 +70,8 @@ enum dtl_rec_kind {
 	DTL_REC_STAT_STEAL = 11,	/* cpu, /proc/stat's steal over the interval in ticks (1.2) */
 	DTL_REC_SWITCHES = 12,		/* cpu, task switches: who pays (1.3, switches.c) */
 	DTL_REC_SYMBOLS = 13,		/* kallsyms lines: the functions srr0s fell in so far (2.2) */
+	DTL_REC_COUNTS = 14,		/* cpu, its interval's counts: a summary's (3.0, summary.c) */
+	DTL_REC_TASK = 15,		/* a task's interval's counts: a summary's who pays (3.0) */
 };
 
 struct dtl_rec_event {
@@ -79,6 +84,9 @@ struct dtl_rec_event {
 	double interval_s;
 	uint64_t end_tb;		/* the source's timebase at the tick; 0 unknown */
 	const struct dtl_switch *switches;	/* SWITCHES: n of them, valid until the next call */
+	const struct dtl_interval_cpu *counts;	/* COUNTS, valid until the next call */
+	unsigned int flags;		/* COUNTS: DTL_SUM_TOLD */
+	const struct dtl_task_interval *task;	/* TASK, valid until the next call */
 };
 
 struct dtl_rec_writer;
@@ -108,6 +116,11 @@ int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t l
 /* A CPU's task switches, written before the entries they came with. */
 int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 			     const struct dtl_switch *sw, size_t n);
+/* A CPU's interval as counts (a summary's: meta's summary set); nothing when all are 0. */
+int dtl_rec_writer__counts(struct dtl_rec_writer *w, unsigned int cpu,
+			   const struct dtl_interval_cpu *k, unsigned int flags);
+/* A task's interval (a summary's who pays). */
+int dtl_rec_writer__task(struct dtl_rec_writer *w, const struct dtl_task_interval *ti);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb);

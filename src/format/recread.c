@@ -10,6 +10,7 @@
 #include "chunk.h"
 #include "le.h"
 #include "recmeta.h"
+#include "summary.h"
 #include "switches.h"
 #include "v1.h"
 #include "v2.h"
@@ -39,6 +40,8 @@ struct dtl_rec_reader {
 	unsigned int pend_cpu;
 	uint8_t *ent;			/* unpacked entries of the last record */
 	size_t entcap;
+	struct dtl_interval_cpu counts;	/* the last counts record, unpacked */
+	struct dtl_sum_task *task;	/* the last task record, unpacked (made at the first) */
 	struct dtl_switch *sw;		/* unpacked switches of the last record, names in swtext */
 	char *swtext;
 	size_t swcap, swtextcap;
@@ -214,9 +217,10 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 	m->major = get16(hdr + 8);
 	m->minor = get16(hdr + 10);
 	r->major = m->major;
-	if (m->major < 1 || m->major > DTL_REC_MAJOR) {
+	if (m->major < 1 || m->major > DTL_REC_SUMMARY_MAJOR) {
 		snprintf(err, errlen, "%s: offset 8: recording format %u.%u; this dtltop reads "
-			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor, DTL_REC_MAJOR);
+			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor,
+			 DTL_REC_SUMMARY_MAJOR);
 		goto fail;
 	}
 	r->off = FILE_HDR;
@@ -227,6 +231,7 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 		goto fail;
 	}
 	dtl_rec_meta__parse((char *)r->raw, m);
+	m->summary = m->major == DTL_REC_SUMMARY_MAJOR;
 	if (!m->tb_freq) {
 		snprintf(err, errlen, "%s: offset 16: header without a timebase frequency", name);
 		goto fail;
@@ -397,7 +402,7 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			return 0;
 		}
 		r->pos += REC_HDR + body;
-		if (r->skimmed && p[0] == DTL_REC_ENTRIES)
+		if (r->skimmed && (p[0] == DTL_REC_ENTRIES || p[0] == DTL_REC_COUNTS))
 			continue;	/* most of a skimmed chunk's records: passed over first */
 		memset(ev, 0, sizeof(*ev));
 		ev->kind = p[0];
@@ -426,6 +431,28 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			if (unpack_switches(r, p, body, ev))
 				return 0;
 			return 1;
+		case DTL_REC_COUNTS: {
+			const char *what = NULL;
+
+			if (dtl_sum__unpack(p, body, &r->counts, &ev->flags, &what)) {
+				malformed(r, what);
+				return 0;
+			}
+			ev->counts = &r->counts;
+			return 1;
+		}
+		case DTL_REC_TASK: {
+			const char *what = "out of memory";
+
+			if (!r->task)
+				r->task = malloc(sizeof(*r->task));
+			if (!r->task || dtl_sum__unpack_task(p, body, r->task, &what)) {
+				malformed(r, what);
+				return 0;
+			}
+			ev->task = &r->task->ti;
+			return 1;
+		}
 		case DTL_REC_LPARCFG:
 			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
 			ev->data = p;	/* text, not NUL-terminated */
@@ -556,5 +583,6 @@ void dtl_rec_reader__close(struct dtl_rec_reader *r)
 	dtl_rec_v2__close(&r->in);
 	free(r->sw);
 	free(r->swtext);
+	free(r->task);
 	free(r);
 }

@@ -11,6 +11,7 @@
 #include "chunk.h"
 #include "le.h"
 #include "recmeta.h"
+#include "summary.h"
 #include "switches.h"
 #include "v2.h"
 
@@ -274,8 +275,8 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	w->fd = fd;
 	snprintf(w->path, sizeof(w->path), "%s", name);
 	memcpy(hdr, FILE_MAGIC, 8);
-	put16(hdr + 8, DTL_REC_MAJOR);
-	put16(hdr + 10, DTL_REC_MINOR);
+	put16(hdr + 8, m->summary ? DTL_REC_SUMMARY_MAJOR : DTL_REC_MAJOR);
+	put16(hdr + 10, m->summary ? 0 : DTL_REC_MINOR);
 	dtl_rec_meta__text(m, text, textlen);
 	if (write_all(w, hdr, sizeof(hdr), &w->err) ||
 	    write_meta(w, (const uint8_t *)text, strlen(text), &w->err)) {
@@ -430,6 +431,34 @@ int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t l
 		text += n;
 		len -= n;
 	}
+	return 0;
+}
+
+int dtl_rec_writer__counts(struct dtl_rec_writer *w, unsigned int cpu,
+			   const struct dtl_interval_cpu *k, unsigned int flags)
+{
+	uint8_t buf[DTL_SUM_MAX], *p;
+	size_t n;
+
+	if (dtl_sum__empty(k) && !flags)
+		return 0;
+	n = dtl_sum__pack(k, flags, buf);
+	p = record(w, DTL_REC_COUNTS, cpu, n);
+	if (!p)
+		return -1;
+	memcpy(p, buf, n);
+	return 0;
+}
+
+int dtl_rec_writer__task(struct dtl_rec_writer *w, const struct dtl_task_interval *ti)
+{
+	static _Thread_local uint8_t buf[DTL_SUM_TASK_MAX];
+	size_t n = dtl_sum__pack_task(ti, buf);
+	uint8_t *p = record(w, DTL_REC_TASK, 0, n);
+
+	if (!p)
+		return -1;
+	memcpy(p, buf, n);
 	return 0;
 }
 

@@ -90,6 +90,10 @@ static void drain(struct dtl_loop *l)
 			dtl_stats__add_summary(l->stats, c.cpu, c.summary->dispatches,
 					       c.summary->steal_ticks, c.summary->idle_ticks,
 					       c.summary->dispersions);
+		if (c.counts)
+			dtl_stats__add_interval(l->stats, c.cpu, c.counts, c.told);
+		if (c.task && l->tasks)
+			dtl_tasks__add_interval(l->tasks, c.task);
 		if (c.gaps)
 			dtl_stats__add_gaps(l->stats, c.cpu, c.gaps);
 		dtl_stats__add_entries(l->stats, c.cpu, c.data, c.n);

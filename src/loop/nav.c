@@ -35,6 +35,10 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 	}
 	dtl_stats__delete(l->stats);
 	l->stats = fresh;
+	if (l->rec && l->o.summary && dtl_stats__keep(fresh)) {
+		snprintf(l->status, sizeof(l->status), "recording stopped: out of memory");
+		loop_rec_failed(l);
+	}
 	if (l->tasks) {
 		/* a replay's switches start over too */
 		struct dtl_tasks *t = dtl_tasks__new(dtl_source__nr_cpus(l->src),
@@ -43,6 +47,8 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 		if (t) {
 			if (l->rec)
 				dtl_tasks__log_pcs(t);
+			if (l->rec && l->o.summary)
+				dtl_tasks__keep(t);
 			dtl_tasks__delete(l->tasks);
 			l->tasks = t;
 			l->table.tasks = t;

@@ -10,6 +10,7 @@
 
 #include "../dtl/hash.h"
 #include "../format/recset.h"
+#include "../format/summary.h"
 #include "../version.h"
 #include "internal.h"
 
@@ -67,6 +68,15 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	m.tb_freq = dtl_source__tb_freq(l->src);
 	m.start_ns = dtl_source__clock(l->src, &clk) ? clk : loop_now(l, CLOCK_REALTIME);
 	m.interval_s = l->o.interval_s;
+	m.summary = l->o.summary;
+	if (dtl_source__summary(l->src) && !m.summary) {
+		snprintf(err, errlen, "-w: a summary holds no entries to record (add --summary)");
+		return -1;
+	}
+	if (m.summary && (dtl_stats__keep(l->stats) || (l->tasks && dtl_tasks__keep(l->tasks)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	m.mask = dtl_source__mask(l->src);
 	if (!dtl_source__tb(l->src, &m.start_tb))
 		m.start_tb = 0;
@@ -163,6 +173,8 @@ void loop_rec_failed(struct dtl_loop *l)
 
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 {
+	if (l->o.summary)
+		return;	/* a summary's CPUs are written at the tick, as the stats added them up */
 	/* switches first: a replay feeds them before the entries, as the loop did live */
 	if (l->rec && ((c->nswitches &&
 			dtl_rec_writer__switches(l->rec, c->cpu, c->switches, c->nswitches)) ||
@@ -185,9 +197,33 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
 		dtl_cpuset__unset(&l->recorded_cpus, cpu);
 }
 
+/*
+ * A summary's interval: each CPU's counts as the stats ended it, and the
+ * window's end, which a replay ends its interval at (the source's clock,
+ * or a later entry's).
+ */
+static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
+{
+	unsigned int flags = dtl_stats__told(l->stats) ? DTL_SUM_TOLD : 0;
+
+	if (!l->o.summary)
+		return 0;
+	struct dtl_task_interval ti;
+
+	for (unsigned int cpu = 0; cpu < dtl_stats__nr_cpus(l->stats); cpu++)
+		if (dtl_rec_writer__counts(l->rec, cpu, dtl_stats__kept(l->stats, cpu), flags))
+			return -1;
+	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
+		if (dtl_tasks__kept(l->tasks, i, &ti) && dtl_rec_writer__task(l->rec, &ti))
+			return -1;
+	*end_tb = dtl_stats__ended_at(l->stats);
+	return 0;
+}
+
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
-	if (l->rec && (loop_recsyms_tick(l) || dtl_rec_writer__tick(l->rec, ts, secs, end_tb)))
+	if (l->rec && (loop_recsyms_tick(l) || summary_tick(l, &end_tb) ||
+		       dtl_rec_writer__tick(l->rec, ts, secs, end_tb)))
 		loop_rec_failed(l);
 	else if (l->rec) {
 		bool first = l->rec_file_s <= 0;
@@ -232,13 +268,13 @@ void loop_rec_lparcfg(struct dtl_loop *l, const char *text)
 
 void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
 {
-	if (l->rec && dtl_rec_writer__stat_steal(l->rec, cpu, ticks))
+	if (l->rec && !l->o.summary && dtl_rec_writer__stat_steal(l->rec, cpu, ticks))
 		loop_rec_failed(l);
 }
 
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
 {
-	if (l->rec && dtl_rec_writer__vpa_steal(l->rec, cpu, ticks))
+	if (l->rec && !l->o.summary && dtl_rec_writer__vpa_steal(l->rec, cpu, ticks))
 		loop_rec_failed(l);
 }
 

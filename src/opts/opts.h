@@ -36,6 +36,7 @@ struct dtl_opts {
 	uint64_t rotate_bytes;	/* --rotate: a new FILE.N past this size, or */
 	double rotate_s;	/* this many seconds of data; 0 neither */
 	unsigned int rotate_keep;	/* the newest this many kept; 0 all */
+	bool summary;		/* --summary: -w records intervals' counts, not entries */
 	bool have_interval;
 	bool have_mask;		/* -e given */
 	bool have_format;	/* --format or --csv given */

@@ -55,6 +55,10 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--rotate needs -w FILE");
 		return -1;
 	}
+	if (o->summary && !o->write) {
+		snprintf(err, errlen, "--summary needs -w FILE");
+		return -1;
+	}
 	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");

@@ -431,6 +431,8 @@ static const struct opt opts[] = {
 	{ "rotate", 0, REQ, "SIZE|TIME[,KEEP]", NULL, "with -w: FILE.1, FILE.2, ..., a new one "
 	  "past SIZE (500M) or TIME (1h), the newest KEEP kept; -r FILE replays the set",
 	  PARSE(set_rotate), NULL },
+	{ "summary", 0, NO, NULL, NULL, "with -w: record each interval's figures, not its entries "
+	  "(a day in megabytes; no raw entries to replay or convert)", FLAG(summary), NULL },
 	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
 	  PARSE(set_events), "events" },
 	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", PARSE(set_cpu), "cpu" },

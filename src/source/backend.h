@@ -71,6 +71,7 @@ struct dtl_source {
 	const char *kallsyms;		/* its own kernel's symbols (the simulator's, a replay's), or NULL */
 	const char *kallsyms_none;	/* with none of its own: why not this machine's either, or NULL */
 	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
+	bool summary;			/* a summary recording: intervals as counts, no entries */
 	char detail[512];
 	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */
 	unsigned int core_threads;	/* hardware threads of a physical core (8) */

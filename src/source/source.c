@@ -187,6 +187,11 @@ bool dtl_source__ready(struct dtl_source *src)
 	return !src->ops->ready || src->ops->ready(src);
 }
 
+bool dtl_source__summary(const struct dtl_source *src)
+{
+	return src->summary;
+}
+
 bool dtl_source__recorded(const struct dtl_source *src)
 {
 	return src->ops->ended != NULL;

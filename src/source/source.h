@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dtl/counts.h"
 #include "../dtl/switch.h"
 #include "../platform/cpuset.h"
 #include "../platform/topo.h"
@@ -51,6 +52,10 @@ struct dtl_chunk {
 	uint64_t bad;			/* malformed input (e.g. a partial entry) */
 	uint64_t gaps;			/* losses of unknown size (flagged AUX records) */
 	const struct dtl_summary *summary;	/* instead of entries (no DTL), or NULL */
+	/* a summary recording's interval of the CPU, instead of entries, or NULL */
+	const struct dtl_interval_cpu *counts;
+	bool told;			/* counts told by counters, not entries (DTL_SUM_TOLD) */
+	const struct dtl_task_interval *task;	/* a summary's task interval, or NULL */
 	bool have_vpa_steal;		/* a recorded witness: the VPA's steal of the interval */
 	uint64_t vpa_steal;
 	bool have_stat_steal;		/* and /proc/stat's */
@@ -102,6 +107,8 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/* A summary recording's replay: intervals come as counts (dtl_chunk.counts), never entries. */
+bool dtl_source__summary(const struct dtl_source *src);
 /*
  * The next interval can be read whole now: always, but for a recording
  * still being written (--follow), whose next interval may not be yet.

@@ -9,33 +9,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../dtl/counts.h"
 #include "stats.h"
 
-struct counts {
-	uint64_t dispatches;
-	uint64_t gaps;
-	uint64_t involuntary;
-	uint64_t steal_ticks;
-	uint64_t wake_ticks;	/* of steal, after a cede: whole at its dispatch */
-	uint64_t idle_ticks;
-	uint64_t migrations;
-	uint64_t migr_core;	/* of them, to a thread of the same physical core */
-	uint64_t steal_raw;	/* steal whole at its dispatch, as the VPA counts it */
-	uint64_t e2d_raw, w2r_raw;	/* two of the three phases, also whole at the dispatch */
-	uint64_t vpa_steal;	/* the VPA's steal, in ticks */
-	uint64_t vpa_cpus;	/* CPUs whose VPA was read */
-	uint64_t stat_steal, stat_cpus;	/* the same from /proc/stat */
-	uint64_t faults;
-	uint64_t lost;
-	uint64_t bad;
-	uint64_t lat_max;
-	uint64_t preempt[DTL_N_PREEMPT + 1];
-	uint64_t dispatch[DTL_N_DISPATCH + 1];
-	uint64_t hist[DTL_HIST_BUCKETS];
-};
 
 /* One entry into the counters every grouping keeps: reasons, waits, latency. */
-static inline void dtl_counts__entry(struct counts *c, const struct dtl_rec *r)
+static inline void dtl_counts__entry(struct dtl_counts *c, const struct dtl_rec *r)
 {
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
 	unsigned int d = r->dispatch_reason < DTL_N_DISPATCH ? r->dispatch_reason : DTL_N_DISPATCH;
@@ -58,12 +37,12 @@ static inline void dtl_counts__entry(struct counts *c, const struct dtl_rec *r)
 		c->lat_max = r->enqueue_to_dispatch;
 }
 
-void dtl_counts__add(struct counts *to, const struct counts *c);
+void dtl_counts__add(struct dtl_counts *to, const struct dtl_counts *c);
 /*
  * A row from counts: shares of span_ticks (never less than interval_s) per
  * vCPU folded in; summaries: told by counters, no DTL entries behind it.
  */
-void dtl_counts__row(const struct counts *c, uint64_t tb_freq, bool summaries, int cpu,
+void dtl_counts__row(const struct dtl_counts *c, uint64_t tb_freq, bool summaries, int cpu,
 		     double interval_s, uint64_t span_ticks, unsigned int mask,
 		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row);
 

@@ -15,10 +15,10 @@
 #include <string.h>
 
 struct vcpu {
-	struct counts cur;
+	struct dtl_counts cur;
 	/* Wait that fell before the interval's start: the totals', not the interval's. */
 	uint64_t carry_steal, carry_idle;
-	struct counts total;
+	struct dtl_counts total;
 	struct dtl_row last;	/* rows of the last completed interval */
 	/*
 	 * Physical processors since start: a slot per processor id mod 16,
@@ -57,6 +57,14 @@ struct dtl_stats {
 	uint32_t *vp_ord;		/* by CPU: its VP's number, 0..N-1 in CPU order */
 	struct dtl_row *vp_last;	/* by the VP's first CPU */
 	bool summaries;			/* fed counters, not entries */
+	uint64_t ended_at;		/* the last ended interval's b */
+	struct kept *kept;		/* by CPU, for a summary recording; NULL: not kept */
+};
+
+/* A CPU's last interval for a summary, and its processors' samples as they stood before it. */
+struct kept {
+	struct dtl_interval_cpu k;
+	uint64_t procs[8], proc_other;
 };
 
 struct dtl_stats *dtl_stats__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -91,6 +99,7 @@ void dtl_stats__delete(struct dtl_stats *s)
 	free(s->next);
 	free(s->vp_last);
 	free(s->vp_ord);
+	free(s->kept);
 	free(s);
 }
 
@@ -161,29 +170,6 @@ unsigned int dtl_stats__nr_online(const struct dtl_stats *s)
 	return s->nr_online;
 }
 
-unsigned int dtl_hist__bucket(uint32_t ticks)
-{
-	unsigned int e;
-
-	if (ticks < 8)
-		return ticks;
-	e = 31u - (unsigned int)__builtin_clz(ticks);
-	return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7);
-}
-
-uint64_t dtl_hist__value(unsigned int bucket)
-{
-	unsigned int e, sub;
-	uint64_t width;
-
-	if (bucket < 8)
-		return bucket;
-	e = (bucket - 8) / 8 + 3;
-	sub = (bucket - 8) % 8;
-	width = 1ull << (e - 3);
-	return (8 + sub) * width + width / 2;
-}
-
 /* How much of a wait of len ending at t lies before x (no overflow on any input). */
 static inline uint64_t wait_before(uint64_t t, uint64_t len, uint64_t x)
 {
@@ -220,7 +206,7 @@ static void split_wait(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint
 static inline void add_one(struct vcpu *v, const struct dtl_rec *r, uint64_t a, uint64_t o,
 			   unsigned int core_shift)
 {
-	struct counts *c = &v->cur;
+	struct dtl_counts *c = &v->cur;
 	uint64_t steal = (uint64_t)r->enqueue_to_dispatch + r->ready_to_enqueue, moved;
 
 	/* Timebase 0 is the AUX header's marker, never a dispatch. */
@@ -298,7 +284,7 @@ void dtl_stats__add_witness(struct dtl_stats *s, unsigned int cpu, uint64_t stea
 void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t dispatches,
 			    uint64_t steal_ticks, uint64_t idle_ticks, uint64_t dispersions)
 {
-	struct counts *c;
+	struct dtl_counts *c;
 
 	if (cpu >= s->nr_cpus)
 		return;
@@ -308,6 +294,72 @@ void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t disp
 	c->steal_ticks += steal_ticks;
 	c->idle_ticks += idle_ticks;
 	c->migrations += dispersions;
+}
+
+void dtl_stats__add_interval(struct dtl_stats *s, unsigned int cpu,
+			     const struct dtl_interval_cpu *k, bool told)
+{
+	struct vcpu *v;
+
+	if (cpu >= s->nr_cpus)
+		return;
+	v = &s->v[cpu];
+	dtl_counts__add(&v->cur, &k->c);
+	v->carry_steal += k->carry_steal;
+	v->carry_idle += k->carry_idle;
+	v->proc_other += k->proc_other;
+	/* a slot goes to the first processor sampled in it, as add_one() gives it */
+	for (int j = 0; j < 8; j++) {
+		uint64_t *slot = &v->procs[k->proc_id[j] & 7];
+
+		if (!k->proc_n[j])
+			continue;
+		if ((*slot >> 32) == k->proc_id[j] || !(uint32_t)*slot)
+			*slot = (uint64_t)k->proc_id[j] << 32 | (uint32_t)(*slot + k->proc_n[j]);
+		else
+			v->proc_other += k->proc_n[j];
+	}
+	s->summaries |= told;
+}
+
+int dtl_stats__keep(struct dtl_stats *s)
+{
+	if (!s->kept)
+		s->kept = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*s->kept));
+	return s->kept ? 0 : -1;
+}
+
+const struct dtl_interval_cpu *dtl_stats__kept(const struct dtl_stats *s, unsigned int cpu)
+{
+	return s->kept && cpu < s->nr_cpus ? &s->kept[cpu].k : NULL;
+}
+
+uint64_t dtl_stats__ended_at(const struct dtl_stats *s)
+{
+	return s->ended_at;
+}
+
+bool dtl_stats__told(const struct dtl_stats *s)
+{
+	return s->summaries;
+}
+
+/* What a CPU's interval came to, before it goes into the totals: the processors as a difference. */
+static void keep(struct dtl_stats *s, unsigned int cpu)
+{
+	const struct vcpu *v = &s->v[cpu];
+	struct kept *k = &s->kept[cpu];
+
+	k->k.c = v->cur;
+	k->k.carry_steal = v->carry_steal;
+	k->k.carry_idle = v->carry_idle;
+	k->k.proc_other = v->proc_other - k->proc_other;
+	k->proc_other = v->proc_other;
+	for (int j = 0; j < 8; j++) {
+		k->k.proc_id[j] = (uint32_t)(v->procs[j] >> 32);
+		k->k.proc_n[j] = (uint32_t)((uint32_t)v->procs[j] - (uint32_t)k->procs[j]);
+		k->procs[j] = v->procs[j];
+	}
 }
 
 void dtl_stats__add_stat_steal(struct dtl_stats *s, unsigned int cpu, uint64_t steal_ticks)
@@ -352,7 +404,7 @@ void dtl_stats__add_bad(struct dtl_stats *s, unsigned int cpu, uint64_t n)
 		s->v[cpu].cur.bad += n;
 }
 
-void dtl_counts__add(struct counts *to, const struct counts *c)
+void dtl_counts__add(struct dtl_counts *to, const struct dtl_counts *c)
 {
 	/*
 	 * Only entries fill the histogram, and lat_max is their largest wait:
@@ -391,7 +443,7 @@ void dtl_counts__add(struct counts *to, const struct counts *c)
 }
 
 /* Nearest-rank percentile: the smallest bucket holding ceil(q * n) entries. */
-static uint64_t hist_quantile(const struct counts *c, double q)
+static uint64_t hist_quantile(const struct dtl_counts *c, double q)
 {
 	uint64_t rank = (uint64_t)(q * (double)c->dispatches + 0.999999);
 	uint64_t seen = 0, v;
@@ -410,7 +462,7 @@ static uint64_t hist_quantile(const struct counts *c, double q)
 	return c->lat_max;
 }
 
-static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
+static void make_row(const struct dtl_stats *s, const struct dtl_counts *c, int cpu,
 		     double interval_s, uint64_t span_ticks, unsigned int mask,
 		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row)
 {
@@ -418,7 +470,7 @@ static void make_row(const struct dtl_stats *s, const struct counts *c, int cpu,
 			spans, row);
 }
 
-void dtl_counts__row(const struct counts *c, uint64_t tb_freq, bool summaries, int cpu,
+void dtl_counts__row(const struct dtl_counts *c, uint64_t tb_freq, bool summaries, int cpu,
 		     double interval_s, uint64_t span_ticks, unsigned int mask,
 		     unsigned int nr_vcpus, uint64_t spans, struct dtl_row *row)
 {
@@ -530,7 +582,7 @@ static void vp_times(const struct dtl_stats *s, uint32_t vp, bool total, double 
 	uint64_t steal = 0, idle = UINT64_MAX;
 
 	for (uint32_t c = vp; c != UINT32_MAX; c = s->next[c]) {
-		const struct counts *k = total ? &s->v[c].total : &s->v[c].cur;
+		const struct dtl_counts *k = total ? &s->v[c].total : &s->v[c].cur;
 
 		if (!s->v[c].online)
 			continue;
@@ -554,8 +606,8 @@ static void vp_times(const struct dtl_stats *s, uint32_t vp, bool total, double 
  * 0. Every CPU is a thread of one VP, so the VPs' sums add up to the
  * partition's (into all): 240 additions at 1920 CPUs instead of 1920.
  */
-static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, uint64_t span,
-		    unsigned int mask, struct counts *all)
+static void vp_rows(struct dtl_stats *s, struct dtl_counts *sum, double interval_s, uint64_t span,
+		    unsigned int mask, struct dtl_counts *all)
 {
 	for (unsigned int h = 0; h < s->nr_cpus; h++) {
 		unsigned int n = 0;
@@ -580,7 +632,7 @@ static void vp_rows(struct dtl_stats *s, struct counts *sum, double interval_s, 
 
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 {
-	struct counts *all = calloc(2, sizeof(*all));
+	struct dtl_counts *all = calloc(2, sizeof(*all));
 	uint64_t len = (uint64_t)(interval_s * (double)s->tb_freq);
 	uint64_t a, b = window(s, len, &a), span = b - a;
 	unsigned int mask = s->cur_mask;
@@ -602,6 +654,8 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 	for (unsigned int i = 0; i < s->nr_cpus; i++) {
 		struct vcpu *v = &s->v[i];
 
+		if (s->kept)
+			keep(s, i);
 		dtl_counts__add(&v->total, &v->cur);
 		v->total.steal_ticks += v->carry_steal;
 		v->total.idle_ticks += v->carry_idle;
@@ -617,7 +671,7 @@ void dtl_stats__end_interval(struct dtl_stats *s, double interval_s)
 	s->total_ticks += span;
 	s->total_mask &= mask;
 	s->cur_mask = s->mask;
-	s->win_start = b;
+	s->win_start = s->ended_at = b;
 	s->win_end = s->seen_tb = 0;
 }
 
@@ -627,6 +681,10 @@ void dtl_stats__reset_totals(struct dtl_stats *s)
 		memset(&s->v[i].total, 0, sizeof(s->v[i].total));
 		memset(s->v[i].procs, 0, sizeof(s->v[i].procs));
 		s->v[i].proc_other = 0;
+		if (s->kept) {
+			memset(s->kept[i].procs, 0, sizeof(s->kept[i].procs));
+			s->kept[i].proc_other = 0;
+		}
 	}
 	s->total_s = 0;
 	s->total_n = 0;
@@ -655,7 +713,7 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 			 s->total_n, row);
 		return 0;
 	}
-	struct counts *all = calloc(1, sizeof(*all));
+	struct dtl_counts *all = calloc(1, sizeof(*all));
 
 	if (!all)
 		return -1;
@@ -670,7 +728,7 @@ int dtl_stats__row(const struct dtl_stats *s, int cpu, enum dtl_span span,
 
 int dtl_stats__vp_row(const struct dtl_stats *s, int vp, enum dtl_span span, struct dtl_row *row)
 {
-	struct counts *sum;
+	struct dtl_counts *sum;
 	unsigned int n = 0;
 
 	if (!s->vp || vp < 0 || (unsigned int)vp >= s->nr_cpus || s->vp[vp] != (uint32_t)vp)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../dtl/counts.h"
 #include "../dtl/dtl.h"
 
 struct dtl_stats;
@@ -104,6 +105,23 @@ void dtl_stats__add_stat_steal(struct dtl_stats *s, unsigned int cpu, uint64_t s
  */
 void dtl_stats__add_summary(struct dtl_stats *s, unsigned int cpu, uint64_t dispatches,
 			    uint64_t steal_ticks, uint64_t idle_ticks, uint64_t dispersions);
+/*
+ * A summary recording's CPU interval (src/format/summary.c), folded as its
+ * entries were when it was kept; told: it was told by counters, not entries.
+ */
+void dtl_stats__add_interval(struct dtl_stats *s, unsigned int cpu,
+			     const struct dtl_interval_cpu *k, bool told);
+/*
+ * For a summary recording (-w --summary): from now on each interval's end
+ * keeps what each CPU's came to; -1 out of memory. dtl_stats__kept(): a
+ * CPU's last ended interval (NULL without keeping, or past nr_cpus).
+ */
+int dtl_stats__keep(struct dtl_stats *s);
+const struct dtl_interval_cpu *dtl_stats__kept(const struct dtl_stats *s, unsigned int cpu);
+/* Where the last ended interval's window ended on the timebase: a summary's tick. */
+uint64_t dtl_stats__ended_at(const struct dtl_stats *s);
+/* Intervals are told by counters (dtl_stats__add_summary), not entries. */
+bool dtl_stats__told(const struct dtl_stats *s);
 /* A gap of unknown size (a perf AUX record flagged TRUNCATED/PARTIAL/COLLISION). */
 void dtl_stats__add_gaps(struct dtl_stats *s, unsigned int cpu, uint64_t n);
 /* The event mask from now on; an interval's rows carry the bits on throughout it. */
@@ -157,9 +175,6 @@ struct dtl_proc_count {
 int dtl_stats__procs(const struct dtl_stats *s, int id, bool vp, struct dtl_proc_count *out,
 		     int max, uint64_t *other);
 
-/* Latency histogram: exposed so tests can state expectations in its terms. */
-#define DTL_HIST_BUCKETS 240
-unsigned int dtl_hist__bucket(uint32_t ticks);
-uint64_t dtl_hist__value(unsigned int bucket);	/* bucket midpoint, in ticks */
+/* The latency histogram's buckets: dtl_hist__bucket() and __value() in ../dtl/counts.h. */
 
 #endif

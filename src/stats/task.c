@@ -29,11 +29,15 @@ struct task {
 	int32_t pid;
 	int cgroup;		/* index into cgroups[], -1 unknown */
 	char name[NAME_LEN];	/* "db[1234]", "idle", "other" */
-	struct counts cur, last, total;
+	struct dtl_counts cur, last, total;
 	uint64_t run_cur, run_last, run_total;	/* ticks on the CPU, as the guest saw it */
 	struct dtl_task_pc *pcs;	/* since start: srr0 -> count, open addressing */
 	uint32_t npcs, pccap;
 	uint64_t user, invol;	/* involuntary preempts in user space, and all */
+	/* kept for a summary (dtl_tasks__keep): the interval's srr0s, and the last one's */
+	struct dtl_task_pc *ipcs, *lpcs;
+	uint32_t nipcs, nlpcs, ipcap, lpcap;
+	uint64_t user_mark, invol_mark, user_last, invol_last;
 };
 
 struct cgroup {
@@ -85,6 +89,8 @@ struct dtl_tasks {
 	bool log_pcs;
 	uint64_t *fresh;
 	size_t nfresh, freshcap;
+	bool keep;		/* a summary is being written: dtl_tasks__kept() */
+	size_t told;		/* tasks the summary has named so far */
 };
 
 struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -117,8 +123,11 @@ void dtl_tasks__delete(struct dtl_tasks *t)
 		return;
 	for (unsigned int c = 0; t->cpu && c < t->nr_cpus; c++)
 		free(t->cpu[c].q);
-	for (size_t i = 0; i < t->ntask; i++)
+	for (size_t i = 0; i < t->ntask; i++) {
 		free(t->task[i].pcs);
+		free(t->task[i].ipcs);
+		free(t->task[i].lpcs);
+	}
 	free(t->cpu);
 	free(t->task);
 	free(t->slot);
@@ -247,7 +256,7 @@ static int nobody(struct dtl_tasks *t)
 /* The woken task (index to) takes the pending cede's steal from the idle task. */
 static void wake(struct dtl_tasks *t, struct cpuq *q, int to)
 {
-	struct counts *from = &t->task[q->wake_from].cur, *c = &t->task[to].cur;
+	struct dtl_counts *from = &t->task[q->wake_from].cur, *c = &t->task[to].cur;
 
 	from->steal_ticks -= q->wake_steal;
 	from->wake_ticks -= q->wake_steal;
@@ -321,41 +330,42 @@ static inline uint32_t pc_slot(uint64_t pc, uint32_t cap)
 
 /*
  * Exact counts of the first DTL_TASKS_PCS distinct addresses; later new
- * ones go uncounted. True for an address new to the task.
+ * ones go uncounted. 2 for an address new to the task, 1 for one counted
+ * again, 0 for one not counted.
  */
-static bool note_pc(struct task *k, uint64_t pc)
+static int note_pc(struct task *k, uint64_t pc, uint64_t n)
 {
 	uint32_t h;
 
 	if (k->npcs * 2 >= k->pccap && k->pccap < 2 * DTL_TASKS_PCS) {
 		uint32_t cap = k->pccap ? 2 * k->pccap : 16;
-		struct dtl_task_pc *n = calloc(cap, sizeof(*n));
+		struct dtl_task_pc *tab = calloc(cap, sizeof(*tab));
 
-		if (!n)
-			return false;
+		if (!tab)
+			return 0;
 		for (uint32_t i = 0; i < k->pccap; i++)
 			if (k->pcs[i].n) {
-				for (h = pc_slot(k->pcs[i].pc, cap); n[h].n; h = (h + 1) & (cap - 1))
+				for (h = pc_slot(k->pcs[i].pc, cap); tab[h].n; h = (h + 1) & (cap - 1))
 					;
-				n[h] = k->pcs[i];
+				tab[h] = k->pcs[i];
 			}
 		free(k->pcs);
-		k->pcs = n;
+		k->pcs = tab;
 		k->pccap = cap;
 	}
 	if (!k->pccap)
-		return false;
+		return 0;
 	for (h = pc_slot(pc, k->pccap); k->pcs[h].n; h = (h + 1) & (k->pccap - 1))
 		if (k->pcs[h].pc == pc) {
-			k->pcs[h].n++;
-			return false;
+			k->pcs[h].n += n;
+			return 1;
 		}
 	if (k->npcs >= DTL_TASKS_PCS)
-		return false;
+		return 0;
 	k->pcs[h].pc = pc;
-	k->pcs[h].n = 1;
+	k->pcs[h].n = n;
 	k->npcs++;
-	return true;
+	return 2;
 }
 
 #define FRESH_MAX (1u << 20)	/* a recorder that never takes them costs at most 8 MB */
@@ -377,6 +387,26 @@ static void log_pc(struct dtl_tasks *t, uint64_t pc)
 	t->fresh[t->nfresh++] = pc;
 }
 
+/* An srr0 counted in this interval, for a summary: at most DTL_TASKS_PCS of them. */
+static void keep_pc(struct task *k, uint64_t pc, uint64_t n)
+{
+	for (uint32_t i = 0; i < k->nipcs; i++)
+		if (k->ipcs[i].pc == pc) {
+			k->ipcs[i].n += n;
+			return;
+		}
+	if (k->nipcs == k->ipcap) {
+		uint32_t cap = k->ipcap ? 2 * k->ipcap : 8;
+		struct dtl_task_pc *p = realloc(k->ipcs, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		k->ipcs = p;
+		k->ipcap = cap;
+	}
+	k->ipcs[k->nipcs++] = (struct dtl_task_pc){ pc, n };
+}
+
 static void charge(struct dtl_tasks *t, struct task *k, const struct dtl_rec *r)
 {
 	unsigned int p = r->preempt_reason < DTL_N_PREEMPT ? r->preempt_reason : DTL_N_PREEMPT;
@@ -385,8 +415,12 @@ static void charge(struct dtl_tasks *t, struct task *k, const struct dtl_rec *r)
 	if ((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) {
 		k->invol++;
 		k->user += (r->srr1 >> 14) & 1;	/* MSR[PR]: problem state */
-		if (note_pc(k, r->srr0) && t->log_pcs && dtl_where__kernel(r->srr0))
+		int counted = note_pc(k, r->srr0, 1);
+
+		if (counted == 2 && t->log_pcs && dtl_where__kernel(r->srr0))
 			log_pc(t, r->srr0);
+		if (counted && t->keep)
+			keep_pc(k, r->srr0, 1);
 	}
 }
 
@@ -504,6 +538,24 @@ static void settle_wake(struct dtl_tasks *t, struct cpuq *q)
 	q->wake_from = -1;
 }
 
+/* The interval's srr0s become the last one's; the preempts counted in it, differences. */
+static void keep(struct task *k)
+{
+	struct dtl_task_pc *p = k->lpcs;
+	uint32_t cap = k->lpcap;
+
+	k->lpcs = k->ipcs;
+	k->lpcap = k->ipcap;
+	k->nlpcs = k->nipcs;
+	k->ipcs = p;
+	k->ipcap = cap;
+	k->nipcs = 0;
+	k->user_last = k->user - k->user_mark;
+	k->invol_last = k->invol - k->invol_mark;
+	k->user_mark = k->user;
+	k->invol_mark = k->invol;
+}
+
 void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned int mask)
 {
 	/* the running task's time so far is this interval's: charged up to the last instant seen */
@@ -519,6 +571,8 @@ void dtl_tasks__end_interval(struct dtl_tasks *t, double interval_s, unsigned in
 	for (size_t i = 0; i < t->ntask; i++) {
 		struct task *k = &t->task[i];
 
+		if (t->keep)
+			keep(k);
 		k->last = k->cur;
 		dtl_counts__add(&k->total, &k->cur);
 		memset(&k->cur, 0, sizeof(k->cur));
@@ -541,6 +595,7 @@ void dtl_tasks__reset_totals(struct dtl_tasks *t)
 		t->task[i].pcs = NULL;
 		t->task[i].npcs = t->task[i].pccap = 0;
 		t->task[i].run_total = t->task[i].user = t->task[i].invol = 0;
+		t->task[i].user_mark = t->task[i].invol_mark = 0;
 	}
 	t->total_s = 0;
 	t->total_n = 0;
@@ -659,4 +714,87 @@ int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 		n = max;
 	memcpy(out, acc, (size_t)n * sizeof(*out));
 	return n;
+}
+
+int dtl_tasks__keep(struct dtl_tasks *t)
+{
+	t->keep = true;
+	t->told = 0;	/* a new file names every task again, so it replays on its own */
+	return 0;
+}
+
+int dtl_tasks__kept(struct dtl_tasks *t, size_t i, struct dtl_task_interval *ti)
+{
+	const struct task *k;
+	bool fresh;
+
+	if (!t->keep || i >= t->ntask)
+		return 0;
+	k = &t->task[i];
+	fresh = i >= t->told;	/* a row with nothing yet is still a row */
+	if (fresh)
+		t->told = i + 1;
+	/* a woken task may take steal without a dispatch of its own */
+	if (!fresh && !k->last.dispatches && !k->last.steal_raw && !k->last.steal_ticks &&
+	    !k->run_last && !k->invol_last)
+		return 0;
+	memset(ti, 0, sizeof(*ti));
+	ti->pid = k->pid;
+	ti->name = k->name;
+	ti->cgroup = k->cgroup >= 0 ? t->cg[k->cgroup].name : NULL;
+	ti->c = k->last;
+	ti->run = k->run_last;
+	ti->user = k->user_last;
+	ti->invol = k->invol_last;
+	ti->pcs = k->lpcs;
+	ti->npcs = k->nlpcs;
+	return 1;
+}
+
+/* The task a summary names: found by pid, else made in the next row (past the last, "other"). */
+static struct task *task_named(struct dtl_tasks *t, const struct dtl_task_interval *ti)
+{
+	long idx = index_of(t, ti->pid);
+	struct task *k;
+	size_t h;
+
+	if (idx >= 0)
+		return &t->task[idx];
+	if (t->ntask >= DTL_TASKS_MAX)
+		return &t->task[DTL_TASKS_MAX - 1];
+	k = grow(t);
+	if (!k)
+		return NULL;
+	k->pid = ti->pid;
+	k->cgroup = -1;
+	for (h = pid_slot(t->key, ti->pid); t->slot[h]; h = (h + 1) & (t->nslot - 1))
+		t->probes++;
+	t->slot[h] = (int)t->ntask;
+	return k;
+}
+
+void dtl_tasks__add_interval(struct dtl_tasks *t, const struct dtl_task_interval *ti)
+{
+	struct task *k = task_named(t, ti);
+
+	t->known = true;
+	if (!k)
+		return;
+	snprintf(k->name, sizeof(k->name), "%s", ti->name ? ti->name : "?");
+	if (ti->cgroup)
+		k->cgroup = cgroup_of(t, ti->cgroup);
+	dtl_counts__add(&k->cur, &ti->c);
+	k->run_cur += ti->run;
+	k->user += ti->user;
+	k->invol += ti->invol;
+	for (size_t i = 0; i < ti->npcs; i++) {
+		int counted = note_pc(k, ti->pcs[i].pc, ti->pcs[i].n);
+
+		if (counted == 2 && t->log_pcs && dtl_where__kernel(ti->pcs[i].pc))
+			log_pc(t, ti->pcs[i].pc);
+		if (counted && t->keep)
+			keep_pc(k, ti->pcs[i].pc, ti->pcs[i].n);
+	}
+	if (ti->pid == NOBODY_PID)
+		t->unattributed += ti->c.dispatches;
 }

@@ -72,10 +72,6 @@ uint64_t dtl_tasks__unattributed(const struct dtl_tasks *t);
 void dtl_tasks__log_pcs(struct dtl_tasks *t);
 size_t dtl_tasks__take_pcs(struct dtl_tasks *t, uint64_t *out, size_t max);
 
-struct dtl_task_pc {
-	uint64_t pc;		/* srr0 */
-	uint64_t n;
-};
 /*
  * Where a row's involuntary preempts hit since start (a task's, or summed
  * over a cgroup's tasks): up to max srr0 values, the most first, and how
@@ -86,5 +82,17 @@ struct dtl_task_pc {
  */
 int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all);
+
+/*
+ * For a summary recording: from now on each interval's end keeps what each
+ * task's came to; -1 out of memory. dtl_tasks__kept(): task i (i below
+ * dtl_tasks__count()) of the last ended interval into *ti (its pointers live
+ * until the next interval ends): 1 when it has something to say (figures, or
+ * it is new since the last call), else 0.
+ */
+int dtl_tasks__keep(struct dtl_tasks *t);
+int dtl_tasks__kept(struct dtl_tasks *t, size_t i, struct dtl_task_interval *ti);
+/* A summary's task interval, folded into the current interval as its entries were. */
+void dtl_tasks__add_interval(struct dtl_tasks *t, const struct dtl_task_interval *ti);
 
 #endif

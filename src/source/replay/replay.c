@@ -18,6 +18,7 @@
 
 #include "../../dtl/dtl.h"
 #include "../../format/recset.h"
+#include "../../format/summary.h"
 #include "internal.h"
 
 static void replay_close(struct dtl_source *src)
@@ -49,6 +50,7 @@ static void start(struct dtl_source *src)
 	if (p->meta.core_threads)
 		src->core_threads = p->meta.core_threads;
 	src->recorded_interval_s = (p->meta.interval_s > 0 ? p->meta.interval_s : 1.0) * p->group;
+	src->summary = p->meta.summary;
 	if (p->have_filter)
 		dtl_cpuset__and(&src->cpus, &p->filter);
 	p->released = p->consumed = 0;
@@ -191,7 +193,8 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	t = (time_t)(p->meta.start_ns / 1000000000ull);
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
-	snprintf(src->detail, sizeof(src->detail), "of %.160s: %.31s on %.64s, %.39s %.160s", o->replay,
+	snprintf(src->detail, sizeof(src->detail), "of %s%.160s: %.31s on %.64s, %.39s %.160s",
+		 p->meta.summary ? "the summary " : "", o->replay,
 		 p->meta.source, p->meta.host[0] ? p->meta.host : "?", when, p->meta.detail);
 	return 0;
 refuse:
@@ -285,6 +288,18 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			c->lost = ev.kind == DTL_REC_LOST ? ev.value : 0;
 			c->bad = ev.kind == DTL_REC_BAD ? ev.value : 0;
 			c->gaps = ev.kind == DTL_REC_GAP ? ev.value : 0;
+			return 1;
+		case DTL_REC_COUNTS:
+			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
+				continue;
+			memset(c, 0, sizeof(*c));
+			c->cpu = ev.cpu;
+			c->counts = ev.counts;
+			c->told = ev.flags & DTL_SUM_TOLD;
+			return 1;
+		case DTL_REC_TASK:
+			memset(c, 0, sizeof(*c));
+			c->task = ev.task;
 			return 1;
 		case DTL_REC_SWITCHES:
 			if (ev.cpu >= src->nr_cpus || !dtl_cpuset__has(&src->cpus, ev.cpu))
