@@ -46,6 +46,7 @@
 #include "dtl/dtl.h"
 #include "platform/perf.h"
 #include "format/record.h"
+#include "format/summary.h"
 #include "source/source.h"
 #include "stats/stats.h"
 #include "dtl/sideband.h"
@@ -996,6 +997,113 @@ static void bench_seek(const char *bin)
 		  "+nginx:2:/system.slice/nginx.service+batch:1:/batch.slice", "who pays (3 services)");
 }
 
+static double file_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (double)st.st_size;
+}
+
+/*
+ * A summary's intervals, repeated to n, their ticks moved on: a day of a
+ * partition from a few of its intervals, its clock going forward.
+ */
+static int stretch(const char *from, const char *to, int n)
+{
+	struct dtl_rec_meta m;
+	struct dtl_rec_event ev;
+	struct dtl_rec_reader *r;
+	struct dtl_rec_writer *w;
+	struct { unsigned int cpu; struct dtl_interval_cpu k; } *cpu = NULL;
+	size_t ncpu = 0, cap = 0, per = 0;
+	uint64_t ts = 0, tb = 0, dts = 0, dtb = 0;
+	double secs = 0;
+	char err[512];
+	FILE *f = fopen(from, "rb");
+
+	r = f ? dtl_rec_reader__open(f, from, &m, err, sizeof(err)) : NULL;
+	/* the first interval's CPUs (a summary writes every CPU of a busy partition) */
+	while (r && dtl_rec_reader__next(r, &ev) > 0 && ev.kind != DTL_REC_TICK) {
+		if (ev.kind != DTL_REC_COUNTS)
+			continue;
+		if (ncpu == cap) {
+			cap = cap ? 2 * cap : 2048;
+			cpu = realloc(cpu, cap * sizeof(*cpu));
+		}
+		cpu[ncpu].cpu = ev.cpu;
+		cpu[ncpu++].k = *ev.counts;
+	}
+	if (!r || ev.kind != DTL_REC_TICK) {
+		free(cpu);
+		return -1;
+	}
+	ts = ev.ts_ns, tb = ev.end_tb, secs = ev.interval_s;
+	dts = (uint64_t)(secs * 1e9), dtb = (uint64_t)(secs * (double)m.tb_freq);
+	per = ncpu;
+	dtl_rec_reader__close(r);
+	fclose(f);
+	unlink(to);
+	w = dtl_rec_writer__open(to, &m, err, sizeof(err));
+	for (int i = 0; w && i < n; i++) {
+		for (size_t c = 0; c < per; c++)
+			dtl_rec_writer__counts(w, cpu[c].cpu, &cpu[c].k, 0);
+		dtl_rec_writer__tick(w, ts + (uint64_t)i * dts, secs, tb + (uint64_t)i * dtb);
+	}
+	free(cpu);
+	return w ? dtl_rec_writer__close(w, err, sizeof(err)) : -1;
+}
+
+/*
+ * A summary (-w --summary) beside the raw recording of the same run: its
+ * size per CPU-interval, a day's at 10 s intervals, and its replay's CPU
+ * against the raw's; then a 1920-CPU partition at 60 s intervals, a day
+ * made from its first interval.
+ */
+static void bench_summary(const char *bin)
+{
+	char raw[] = "/tmp/dtltop-bench-sum.raw", sum[] = "/tmp/dtltop-bench-sum.dtl";
+	char big[] = "/tmp/dtltop-bench-sum1920.dtl", day[] = "/tmp/dtltop-bench-sumday.dtl";
+	char *mk_raw[] = { (char *)bin, "--no-config", "--sim=vcpus=16,clock=virtual", "-d", "10", "-n",
+			   "360", "-b", "-o", "/dev/null", "-w", raw, NULL };
+	char *mk_sum[] = { (char *)bin, "--no-config", "-r", raw, "-b", "-o", "/dev/null", "-w", sum,
+			   "--summary", NULL };
+	char *rp_raw[] = { (char *)bin, "--no-config", "-r", raw, "-b", "--csv", "-o", "/dev/null", NULL };
+	char *rp_sum[] = { (char *)bin, "--no-config", "-r", sum, "-b", "--csv", "-o", "/dev/null", NULL };
+	char *mk_big[] = { (char *)bin, "--no-config", "--sim=vcpus=1920,clock=virtual", "-d", "60", "-n",
+			   "1", "-b", "-o", "/dev/null", "-w", big, "--summary", NULL };
+	char *rp_day[] = { (char *)bin, "--no-config", "-r", day, "-b", "--csv", "-o", "/dev/null", NULL };
+	char *rp_big[] = { (char *)bin, "--no-config", "-r", big, "-b", "--csv", "-o", "/dev/null", NULL };
+	struct rusage ru, ru_raw, ru_sum, ru_day, ru_one;
+	double per_iv;
+
+	unlink(raw), unlink(sum), unlink(big);
+	run_child(mk_raw, &ru);
+	run_child(mk_sum, &ru);
+	run_child(rp_raw, &ru_raw);
+	run_child(rp_sum, &ru_sum);
+	per_iv = file_bytes(sum) / 360;
+	printf("summary (-w --summary), an hour of 16 vCPUs at 10 s intervals (the default load):\n");
+	printf("  size          %8.0f bytes a CPU-interval, %.2f MB an hour; a day ~%.1f MB "
+	       "(target <= 10); raw %.0fx that\n", per_iv / 16, file_bytes(sum) / 1e6,
+	       per_iv * 8640 / 1e6, file_bytes(raw) / (file_bytes(sum) > 0 ? file_bytes(sum) : 1));
+	printf("  replay        %8.3f s CPU, %.3fx the raw recording's (baseline %.3f s)\n",
+	       ru_cpu_s(&ru_sum), ru_cpu_s(&ru_sum) / (ru_cpu_s(&ru_raw) > 0 ? ru_cpu_s(&ru_raw) : 1e-9),
+	       ru_cpu_s(&ru_raw));
+	run_child(mk_big, &ru);
+	if (stretch(big, day, 1440)) {
+		printf("  1920 CPUs     skipped: no summary of the simulator\n");
+	} else {
+		run_child(rp_big, &ru_one);
+		run_child(rp_day, &ru_day);
+		printf("  1920 CPUs     %8.0f bytes a CPU-interval at 60 s: a day %.0f MB (target <= 1000)\n",
+		       file_bytes(day) / 1440 / 1920, file_bytes(day) / 1e6);
+		printf("  its replay    %8.2f s CPU for the day (target <= 10 s), %.1f ms an interval "
+		       "(one interval's file: %.3f s, the start)\n", ru_cpu_s(&ru_day),
+		       (ru_cpu_s(&ru_day) - ru_cpu_s(&ru_one)) / 1439 * 1e3, ru_cpu_s(&ru_one));
+	}
+	unlink(raw), unlink(sum), unlink(big), unlink(day);
+}
+
 /*
  * A perf.data of about mb MiB as perf record writes it: 64 CPUs, each a
  * boottb header then AUX chunks of 1000 entries, round robin. Made in a
@@ -1284,6 +1392,10 @@ int main(int argc, char **argv)
 			bench_seek(bin);
 			return 0;
 		}
+		if (strcmp(only, "summary") == 0) {
+			bench_summary(bin);
+			return 0;
+		}
 		if (strcmp(only, "idle") == 0) {
 			bench_idle(bin);
 			return 0;
@@ -1294,7 +1406,7 @@ int main(int argc, char **argv)
 				return 0;
 			}
 		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, names, sideband, frame, aux, reopen, record, "
-			"report, seek or idle\n", only);
+			"report, seek, summary or idle\n", only);
 		return 2;
 	}
 	/*
@@ -1339,5 +1451,6 @@ int main(int argc, char **argv)
 	bench_idle(bin);
 	bench_report(bin);
 	bench_seek(bin);
+	bench_summary(bin);
 	return 0;
 }

@@ -101,7 +101,8 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
  * holds, and the target writes the file around it, checksums right: byte 1
  * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
  * next 11 bytes are the streams' lengths in 4-byte units, each stream's
- * codec that byte modulo 3: stored, compressed here, or Rice as given),
+ * codec that byte modulo 3: stored, compressed here, or Rice as given;
+ * with bit 2 too, a summary: format 3, whose records are counts),
  * then a tick.
  */
 static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
@@ -110,7 +111,7 @@ static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 	static uint8_t tick[8 + 24] = { 6, 0, 0, 0, 24 };
 	size_t cap = 2 * size + 4096, zl;
 	uint8_t *out = malloc(cap), *o = out, *z = malloc(cap);
-	int major = size > 1 && data[1] & 1 ? 2 : 1;
+	int major = size > 1 && data[1] & 1 ? (data[1] & 4 ? 3 : 2) : 1;
 
 	memcpy(o, "DTLTOPRC", 8);
 	o[8] = (uint8_t)major;
@@ -258,6 +259,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (dtl_rec_reader__next(r, &ev) > 0) {
 			assert(ev.kind != DTL_REC_ENTRIES || ev.n * 48 <= DTL_REC_MAX_RAW);
 			assert(ev.kind != DTL_REC_ENTRIES || !skim);
+			/* a summary's counts add up, as the stats rely on, and its names are clean */
+			if (ev.kind == DTL_REC_COUNTS || ev.kind == DTL_REC_TASK) {
+				const struct dtl_counts *c = ev.kind == DTL_REC_COUNTS ?
+							     &ev.counts->c : &ev.task->c;
+				uint64_t n = 0;
+
+				for (int b = 0; b < DTL_HIST_BUCKETS; b++)
+					n += c->hist[b];
+				assert(m.summary && n == c->dispatches);
+				assert(ev.kind == DTL_REC_COUNTS || dtl_name__is_clean(ev.task->name));
+			}
 			/* names come out of a recording clean, whatever the file carries */
 			for (size_t i = 0; ev.kind == DTL_REC_SWITCHES && i < ev.n; i++)
 				assert((!ev.switches[i].comm || dtl_name__is_clean(ev.switches[i].comm)) &&

@@ -710,6 +710,51 @@ expect_error "--end before --begin" "--end 00:10 is not after --begin 00:20" --n
 out=$("$DTLTOP" --no-config -r "$w/day.dtl" -b --begin 03:00 2>&1 >/dev/null)
 [ $? = 1 ] && [ "$out" = "dtltop: the recording ends before --begin 03:00" ] && ok || fail "--begin past the end: $out"
 
+# --- --summary: each interval's counts, not its entries; the same rows as the raw recording of
+# the same run (CPUs, VPs, tasks, cgroups, where in the kernel, a window), a fraction of the size
+s=$tmp/sum
+mkdir -p "$s"
+simt="--sim=vcpus=8,clock=virtual,tasks=db:3:/db.slice+web:2:/web.slice+batch"
+"$DTLTOP" --no-config $simt -d 5 -n 12 -b -o /dev/null -w "$s/raw.dtl" || fail "a raw recording"
+"$DTLTOP" --no-config $simt -d 5 -n 12 -b -o /dev/null -w "$s/sum.dtl" --summary || fail "a summary"
+"$DTLTOP" --no-config -r "$s/raw.dtl" -b -o /dev/null -w "$s/conv.dtl" --summary || fail "a raw recording made a summary"
+for g in cpu vp task cgroup; do
+	"$DTLTOP" --no-config -r "$s/raw.dtl" -b --csv --group=$g -o "$s/raw.csv"
+	for f in sum conv; do
+		"$DTLTOP" --no-config -r "$s/$f.dtl" -b --csv --group=$g -o "$s/$f.csv" 2>"$s/err" &&
+			[ ! -s "$s/err" ] && [ "$(wc -l <"$s/raw.csv")" -gt 12 ] && cmp -s "$s/raw.csv" "$s/$f.csv" && ok ||
+			fail "--group=$g: the $f summary's CSV is not the raw recording's: $(diff "$s/raw.csv" "$s/$f.csv" | head -3)"
+	done
+done
+for o in "--format=where" "--format=json --group=task" "--begin #7 --csv --group=cgroup" "-N 3 --csv"; do
+	"$DTLTOP" --no-config -r "$s/raw.dtl" -b $o >"$s/a" 2>&1
+	"$DTLTOP" --no-config -r "$s/sum.dtl" -b $o >"$s/b" 2>&1
+	[ -s "$s/a" ] && cmp -s "$s/a" "$s/b" && ok || fail "$o: the summary differs: $(diff "$s/a" "$s/b" | head -3)"
+done
+[ $(($(stat -c %s "$s/sum.dtl") * 8)) -lt "$(stat -c %s "$s/raw.dtl")" ] && ok ||
+	fail "a summary of $(stat -c %s "$s/sum.dtl") bytes for $(stat -c %s "$s/raw.dtl") raw"
+"$DTLTOP" --no-config -r "$s/sum.dtl" -b -n 1 | head -1 | grep -q "replay of the summary $s/sum.dtl" && ok ||
+	fail "a summary's replay does not say it is one"
+expect_error "--summary without -w" "--summary needs -w FILE" --no-config --sim -b --summary
+out=$("$DTLTOP" --no-config -r "$s/sum.dtl" -b -o /dev/null -w "$s/x.dtl" 2>&1)
+[ $? = 2 ] && grep -q "a summary holds no entries to record (add --summary)" <<<"$out" && [ ! -e "$s/x.dtl" ] && ok ||
+	fail "a summary recorded raw: $out"
+# cut anywhere: the whole intervals before the cut, with a warning; damage likewise, never a crash
+head -c $(($(stat -c %s "$s/sum.dtl") * 2 / 3)) "$s/sum.dtl" >"$s/cut.dtl"
+"$DTLTOP" --no-config -r "$s/raw.dtl" -b --csv -o "$s/raw.csv"
+"$DTLTOP" --no-config -r "$s/cut.dtl" -b --csv -o "$s/cut.csv" 2>"$s/err"
+n=$(($(wc -l <"$s/cut.csv") - 1))
+[ "$n" -ge 36 ] && [ "$n" -lt 108 ] && grep -q "cut off" "$s/err" && head -$((n + 1)) "$s/raw.csv" | cmp -s - "$s/cut.csv" &&
+	ok || fail "a cut summary: $n rows, not the raw's first: $(cat "$s/err")"
+for at in 900 2000 3000; do
+	cp "$s/sum.dtl" "$s/bad.dtl"
+	printf '\377\377\377\377' | dd of="$s/bad.dtl" bs=1 seek=$at conv=notrunc 2>/dev/null
+	"$DTLTOP" --no-config -r "$s/bad.dtl" -b --csv >/dev/null 2>"$s/err"
+	rc=$?
+	{ [ $rc = 0 ] && grep -q "replayed what came before" "$s/err"; } || { [ $rc = 1 ] && [ "$(wc -l <"$s/err")" = 1 ]; } &&
+		ok || fail "a summary damaged at $at: exit $rc, $(cat "$s/err")"
+done
+
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
 # its strict parser

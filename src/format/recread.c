@@ -434,6 +434,8 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		case DTL_REC_COUNTS: {
 			const char *what = NULL;
 
+			if (r->major != DTL_REC_SUMMARY_MAJOR)
+				continue;	/* counts beside entries would count twice */
 			if (dtl_sum__unpack(p, body, &r->counts, &ev->flags, &what)) {
 				malformed(r, what);
 				return 0;
@@ -444,6 +446,8 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		case DTL_REC_TASK: {
 			const char *what = "out of memory";
 
+			if (r->major != DTL_REC_SUMMARY_MAJOR)
+				continue;
 			if (!r->task)
 				r->task = malloc(sizeof(*r->task));
 			if (!r->task || dtl_sum__unpack_task(p, body, r->task, &what)) {

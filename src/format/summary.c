@@ -206,8 +206,11 @@ int dtl_sum__unpack(const uint8_t *p, size_t len, struct dtl_interval_cpu *k,
 	for (uint64_t i = 0; i < n; i++) {
 		if (!get(&p, end, &b) || !get(&p, end, &v) || b > UINT32_MAX || !v)
 			return bad(why, "counts cut off in their processors");
-		k->proc_id[i] = (uint32_t)b;
-		k->proc_n[i] = v;
+		/* a processor's slot is its id's low bits, as the stats sample them */
+		if (k->proc_n[b & 7])
+			return bad(why, "counts with two processors in one slot");
+		k->proc_id[b & 7] = (uint32_t)b;
+		k->proc_n[b & 7] = v;
 	}
 	/* bytes past these are a newer minor version's fields: ignored */
 	return check(k, why);

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Summary recordings: one CPU's (or task's) interval as counts, and the
+ * stats and the task table folding such counts as they folded the entries.
+ */
+#include "t.h"
+
+#include <stdlib.h>
+
+#include "dtl/dtl.h"
+#include "format/record.h"
+#include "format/summary.h"
+#include "stats/counts.h"
+#include "stats/task.h"
+#include "fakeroot.h"
+
+static struct dtl_rec rec(uint64_t tb, uint8_t pre, uint16_t proc, uint32_t e2d, uint32_t r2e,
+			  uint32_t w2r)
+{
+	struct dtl_rec r = { 0 };
+
+	r.timebase = tb;
+	r.dispatch_reason = (uint8_t)(tb % 11);
+	r.preempt_reason = pre;
+	r.processor_id = proc;
+	r.enqueue_to_dispatch = e2d;
+	r.ready_to_enqueue = r2e;
+	r.waiting_to_ready = w2r;
+	r.srr0 = 0xc000000000010000ull + (tb % 7) * 64;
+	r.srr1 = tb % 3 ? 0 : 1u << 14;
+	return r;
+}
+
+/* A CPU's interval with every kind of counter set, as entries make them. */
+static void busy(struct dtl_interval_cpu *k, unsigned int seed)
+{
+	memset(k, 0, sizeof(*k));
+	for (unsigned int i = 0; i < 300; i++) {
+		struct dtl_rec r = rec(1000 + i * 100, (uint8_t)((i * seed) % 12), 0,
+				       (i * 37 * seed) % 5000, i % 9, (i * 11) % 700);
+
+		dtl_counts__entry(&k->c, &r);
+	}
+	k->c.gaps = 2, k->c.lost = 17, k->c.bad = 1, k->c.migrations = 40, k->c.migr_core = 9;
+	k->c.vpa_steal = 123456789012ull, k->c.vpa_cpus = 1, k->c.stat_cpus = 1;
+	k->carry_steal = 5, k->carry_idle = 1ull << 40, k->proc_other = 3;
+	k->proc_id[2] = 0x1a, k->proc_n[2] = 4, k->proc_id[7] = 0xffff, k->proc_n[7] = 1;
+}
+
+TEST(summary_counts_round_trip_exactly)
+{
+	static uint8_t buf[DTL_SUM_MAX];
+	struct dtl_interval_cpu k, back;
+	unsigned int flags = 9;
+	const char *why = NULL;
+	size_t n;
+
+	busy(&k, 7);
+	CHECK(!dtl_sum__empty(&k));
+	n = dtl_sum__pack(&k, DTL_SUM_TOLD, buf);
+	CHECK(n > 20 && n < 400);	/* only what is not 0, as varints */
+	CHECK_EQ(dtl_sum__unpack(buf, n, &back, &flags, &why), 0);
+	CHECK_EQ(flags, DTL_SUM_TOLD);
+	CHECK(memcmp(&k, &back, sizeof(k)) == 0);
+	/* a newer minor's fields after these are passed over */
+	buf[n] = 0x55;
+	CHECK_EQ(dtl_sum__unpack(buf, n + 1, &back, &flags, &why), 0);
+	CHECK(memcmp(&k, &back, sizeof(k)) == 0);
+	/* nothing at all: empty, and still comes back as nothing */
+	memset(&k, 0, sizeof(k));
+	CHECK(dtl_sum__empty(&k));
+	k.proc_n[1] = 1;
+	CHECK(!dtl_sum__empty(&k));
+	k.proc_n[1] = 0;
+	n = dtl_sum__pack(&k, 0, buf);
+	CHECK_EQ(dtl_sum__unpack(buf, n, &back, &flags, &why), 0);
+	CHECK(memcmp(&k, &back, sizeof(k)) == 0);
+}
+
+TEST(summary_counts_cut_off_or_not_adding_up_are_refused)
+{
+	static uint8_t buf[DTL_SUM_MAX];
+	struct dtl_interval_cpu k, back;
+	unsigned int flags;
+	const char *why;
+	size_t n;
+
+	busy(&k, 3);
+	n = dtl_sum__pack(&k, 0, buf);
+	for (size_t cut = 0; cut < n; cut++) {
+		why = NULL;
+		if (dtl_sum__unpack(buf, cut, &back, &flags, &why) != -1 || !why)
+			T_FAIL("counts cut at %zu of %zu bytes were taken", cut, n);
+	}
+	/* each of what the stats rely on, broken on its own */
+	for (int c = 0; c < 7; c++) {
+		static const char *const want[] = {
+			"add up", "add up", "add up", "past their largest", "no entry could have",
+			"exceed their whole", "exceed their whole",
+		};
+
+		busy(&k, 5);
+		switch (c) {
+		case 0: k.c.dispatches++; break;			/* a reason short */
+		case 1: k.c.dispatch[3]++; break;
+		case 2: k.c.hist[2]--; break;				/* a latency short */
+		case 3: k.c.lat_max = 1; k.c.hist[0] = k.c.dispatches;	/* buckets past the max */
+			memset(k.c.hist + 1, 0, sizeof(k.c.hist) - sizeof(k.c.hist[0]));
+			k.c.hist[9] = 1, k.c.hist[0]--; break;
+		case 4: k.c.lat_max = 1ull << 33; break;
+		case 5: k.c.involuntary = k.c.dispatches + 1; break;
+		case 6: k.c.migr_core = k.c.migrations + 1; break;
+		}
+		n = dtl_sum__pack(&k, 0, buf);
+		why = NULL;
+		CHECK_EQ(dtl_sum__unpack(buf, n, &back, &flags, &why), -1);
+		if (!why || !strstr(why, want[c]))
+			T_FAIL("case %d: \"%s\", want \"%s\"", c, why ? why : "(null)", want[c]);
+	}
+	/* garbage: never a crash, never an overrun (ASan), some refused */
+	srand(7);
+	for (int i = 0, refused = 0; i < 20000; i++) {
+		size_t len = (size_t)(rand() % 64);
+
+		for (size_t j = 0; j < len; j++)
+			buf[j] = (uint8_t)rand();
+		refused += dtl_sum__unpack(buf, len, &back, &flags, &why) != 0;
+		if (i == 19999)
+			CHECK(refused > 19000);
+	}
+}
+
+TEST(summary_tasks_round_trip_with_clean_names)
+{
+	static uint8_t buf[DTL_SUM_TASK_MAX];
+	static struct dtl_sum_task back;
+	struct dtl_task_pc pcs[3] = { { 0xc000000000123456ull, 5 }, { 0x10000000ull, 2 },
+				      { ~0ull, 1 } };
+	struct dtl_task_interval ti = { .pid = -7, .name = "db\x1b[31m[12]", .cgroup =
+					"/system.slice/db.service", .run = 1ull << 50, .user = 2,
+					.invol = 9, .pcs = pcs, .npcs = 3 };
+	struct dtl_interval_cpu k;
+	const char *why = NULL;
+	size_t n;
+
+	busy(&k, 11);
+	ti.c = k.c;
+	n = dtl_sum__pack_task(&ti, buf);
+	CHECK_EQ(dtl_sum__unpack_task(buf, n, &back, &why), 0);
+	CHECK_EQ(back.ti.pid, -7);
+	CHECK_STR(back.ti.name, "db?[31m[12]");	/* the escape cleaned where it came in */
+	CHECK_STR(back.ti.cgroup, "/system.slice/db.service");
+	CHECK_EQ(back.ti.run, 1ull << 50);
+	CHECK_EQ(back.ti.user, 2);
+	CHECK_EQ(back.ti.invol, 9);
+	CHECK_EQ(back.ti.npcs, 3);
+	CHECK(memcmp(back.ti.pcs, pcs, sizeof(pcs)) == 0);
+	CHECK(memcmp(&back.ti.c, &k.c, sizeof(k.c)) == 0);
+	/* pid 0 and the table's own rows; no cgroup is NULL again */
+	ti.pid = INT32_MAX, ti.cgroup = NULL, ti.npcs = 0, ti.invol = 2;
+	n = dtl_sum__pack_task(&ti, buf);
+	CHECK_EQ(dtl_sum__unpack_task(buf, n, &back, &why), 0);
+	CHECK_EQ(back.ti.pid, INT32_MAX);
+	CHECK(back.ti.cgroup == NULL);
+	for (size_t cut = 0; cut < n; cut++)
+		if (dtl_sum__unpack_task(buf, cut, &back, &why) != -1)
+			T_FAIL("a task cut at %zu of %zu bytes was taken", cut, n);
+	/* more srr0s counted than preempts, or user ones past all */
+	ti.pcs = pcs, ti.npcs = 3, ti.invol = 7;
+	n = dtl_sum__pack_task(&ti, buf);
+	CHECK_EQ(dtl_sum__unpack_task(buf, n, &back, &why), -1);
+	ti.invol = 8, ti.user = 9;
+	n = dtl_sum__pack_task(&ti, buf);
+	CHECK_EQ(dtl_sum__unpack_task(buf, n, &back, &why), -1);
+}
+
+static bool rows_equal(const struct dtl_row *a, const struct dtl_row *b)
+{
+	return a->dispatches == b->dispatches && a->steal_us == b->steal_us &&
+	       a->idle_us == b->idle_us && a->wake_us == b->wake_us &&
+	       a->lat_p50_us == b->lat_p50_us && a->lat_p99_us == b->lat_p99_us &&
+	       a->lat_max_us == b->lat_max_us && a->migrations == b->migrations &&
+	       a->migr_core == b->migr_core && a->faults == b->faults && a->lost == b->lost &&
+	       a->gaps == b->gaps && a->bad == b->bad && a->mask == b->mask &&
+	       a->known == b->known && a->e2d_s == b->e2d_s && a->r2e_s == b->r2e_s &&
+	       a->w2r_s == b->w2r_s && a->steal_vpa_us == b->steal_vpa_us &&
+	       a->steal_pct == b->steal_pct && a->idle_pct == b->idle_pct &&
+	       a->threads == b->threads &&
+	       !memcmp(a->preempt, b->preempt, sizeof(a->preempt)) &&
+	       !memcmp(a->dispatch, b->dispatch, sizeof(a->dispatch));
+}
+
+static void same_stats(struct dtl_stats *a, struct dtl_stats *b, int iv)
+{
+	struct dtl_row ra, rb;
+	uint64_t ha[DTL_HIST_BUCKETS], hb[DTL_HIST_BUCKETS], oa, ob;
+	struct dtl_proc_count pa[8], pb[8];
+
+	for (int span = 0; span < 2; span++)
+		for (int id = DTL_ROW_ALL; id < 4; id++) {
+			CHECK_EQ(dtl_stats__row(a, id, span, &ra), dtl_stats__row(b, id, span, &rb));
+			if (!rows_equal(&ra, &rb))
+				T_FAIL("interval %d, span %d, cpu %d: rows differ (steal %.9g vs %.9g, "
+				       "idle %.9g vs %.9g)", iv, span, id, ra.steal_us, rb.steal_us,
+				       ra.idle_us, rb.idle_us);
+			if (id >= 0 && !(id & 1)) {
+				CHECK_EQ(dtl_stats__vp_row(a, id, span, &ra),
+					 dtl_stats__vp_row(b, id, span, &rb));
+				CHECK(rows_equal(&ra, &rb));
+			}
+		}
+	CHECK_EQ(dtl_stats__hist(a, DTL_ROW_ALL, false, ha), 0);
+	CHECK_EQ(dtl_stats__hist(b, DTL_ROW_ALL, false, hb), 0);
+	CHECK(memcmp(ha, hb, sizeof(ha)) == 0);
+	CHECK_EQ(dtl_stats__procs(a, 1, false, pa, 8, &oa), dtl_stats__procs(b, 1, false, pb, 8, &ob));
+	CHECK(memcmp(pa, pb, sizeof(pa)) == 0);
+	CHECK_EQ(oa, ob);
+}
+
+/*
+ * Entries into one stats that keeps, its kept counts into another: every
+ * row (CPUs, VPs, the partition, the interval and the totals), the
+ * histogram and the processors are the same, with waits that began before
+ * an interval, a clock behind the entries, a reset between.
+ */
+TEST(summary_counts_fold_into_the_same_rows_as_their_entries)
+{
+	struct dtl_stats *a = dtl_stats__new(4, 1000000), *b = dtl_stats__new(4, 1000000);
+	uint16_t vp[4] = { 0, 0, 2, 2 };
+	uint64_t t = 50000;
+
+	CHECK_EQ(dtl_stats__keep(a), 0);
+	CHECK(dtl_stats__kept(b, 0) == NULL);
+	for (unsigned int c = 0; c < 4; c++) {
+		dtl_stats__set_online(a, c, true);
+		dtl_stats__set_online(b, c, true);
+	}
+	dtl_stats__set_vps(a, vp, 2);
+	dtl_stats__set_vps(b, vp, 2);
+	dtl_stats__start_at(a, 40000);
+	dtl_stats__start_at(b, 40000);
+	for (int iv = 0; iv < 4; iv++) {
+		for (unsigned int c = 0; c < 4; c++)
+			for (unsigned int i = 0; i < 40 + c * 30; i++) {
+				/* a long idle wait across the interval's start, now and then */
+				uint32_t w2r = i == 0 ? 30000 : (i * 7) % 900;
+				struct dtl_rec r = rec(t + c * 11 + i * 500 + iv * 3, (uint8_t)((i + c) % 11),
+						       (uint16_t)(c * 4 + i % 3 + (i % 17 == 0) * 8),
+						       (i * 131 + c) % 9000, i % 13, w2r);
+
+				dtl_stats__add(a, c, &r);
+			}
+		dtl_stats__add_lost(a, 1, 3);
+		dtl_stats__add_gaps(a, 2, 1);
+		dtl_stats__add_witness(a, 0, 77777);
+		if (iv == 2)
+			dtl_stats__set_mask(a, DTL_MASK_PREEMPT), dtl_stats__set_mask(b, DTL_MASK_PREEMPT);
+		t += 100000;
+		/* the clock is behind the latest entry in the second interval */
+		dtl_stats__end_at(a, iv == 1 ? t - 60000 : t);
+		dtl_stats__end_interval(a, 0.1);
+		for (unsigned int c = 0; c < 4; c++)
+			dtl_stats__add_interval(b, c, dtl_stats__kept(a, c), false);
+		dtl_stats__end_at(b, dtl_stats__ended_at(a));
+		dtl_stats__end_interval(b, 0.1);
+		same_stats(a, b, iv);
+		if (iv == 1) {
+			dtl_stats__reset_totals(a);
+			dtl_stats__reset_totals(b);
+		}
+	}
+	CHECK(!dtl_stats__told(b));
+	dtl_stats__add_interval(b, 0, dtl_stats__kept(a, 0), true);
+	CHECK(dtl_stats__told(b));
+	dtl_stats__add_interval(b, 9, dtl_stats__kept(a, 0), false);	/* past the CPUs: ignored */
+	dtl_stats__delete(a);
+	dtl_stats__delete(b);
+}
+
+static void task_sw(struct dtl_tasks *t, unsigned int cpu, uint64_t tb, int pid, const char *comm,
+		    const char *cg)
+{
+	struct dtl_switch s = { tb, pid, comm, cg };
+
+	dtl_tasks__switch(t, cpu, &s);
+}
+
+static void same_tasks(struct dtl_tasks *a, struct dtl_tasks *b, int iv)
+{
+	for (int g = 0; g < 2; g++) {
+		CHECK_EQ(dtl_tasks__count(a, g), dtl_tasks__count(b, g));
+		for (size_t i = 0; i < dtl_tasks__count(a, g); i++)
+			for (int span = 0; span < 2; span++) {
+				struct dtl_row ra, rb;
+				struct dtl_task_pc pa[8], pb[8];
+				uint64_t ua, aa, ub, ab;
+				int na, nb;
+
+				CHECK_EQ(dtl_tasks__row(a, g, i, span, &ra), dtl_tasks__row(b, g, i, span, &rb));
+				if (!ra.name)
+					continue;
+				CHECK_STR(rb.name, ra.name);
+				if (!rows_equal(&ra, &rb) || ra.oncpu_s != rb.oncpu_s)
+					T_FAIL("interval %d: %s's rows differ", iv, ra.name);
+				na = dtl_tasks__pcs(a, g, ra.cpu, pa, 8, &ua, &aa);
+				nb = dtl_tasks__pcs(b, g, rb.cpu, pb, 8, &ub, &ab);
+				CHECK_EQ(na, nb);
+				if (na > 0)
+					CHECK(memcmp(pa, pb, (size_t)na * sizeof(pa[0])) == 0);
+				CHECK_EQ(ua, ub);
+				CHECK_EQ(aa, ab);
+			}
+	}
+	CHECK_EQ(dtl_tasks__unattributed(a), dtl_tasks__unattributed(b));
+}
+
+/* The same for who pays: tasks, cgroups, wake-ups, where preempts hit, the unknown row. */
+TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
+{
+	struct dtl_tasks *a = dtl_tasks__new(2, 1000000), *b = dtl_tasks__new(2, 1000000);
+	struct dtl_task_interval ti;
+	uint8_t buf[48 * 64];
+	uint64_t t = 1000;
+	size_t told = 0;
+
+	CHECK_EQ(dtl_tasks__keep(a), 0);
+	CHECK_EQ(dtl_tasks__kept(b, 0, &ti), 0);
+	for (int iv = 0; iv < 3; iv++) {
+		for (unsigned int c = 0; c < 2; c++) {
+			size_t n = 0;
+
+			if (iv == 0 && c == 1) {	/* before its first switch: nobody */
+				struct dtl_rec r = rec(t + 5, 4, 1, 10, 1, 0);
+
+				dtl_rec__encode(&r, buf);
+				dtl_tasks__add_entries(a, c, buf, 1);
+			}
+			task_sw(a, c, t + 10, 100 + c, "db", "/db.slice");
+			task_sw(a, c, t + 400, 0, NULL, NULL);
+			task_sw(a, c, t + 900, 300, iv == 2 ? "web2" : "web", "/web.slice");
+			task_sw(a, c, t + 1400, 0, NULL, NULL);
+			if (iv == 1)
+				task_sw(a, c, t + 1500, 400 + c, "quiet", NULL);	/* never charged */
+			for (uint64_t x = t + 100; x < t + 2000; x += 60) {
+				/* cedes in idle, preempts in the tasks: wake-ups to pay */
+				uint8_t pre = (x / 60) % 3 ? 4 : 2;
+				struct dtl_rec r = rec(x + 50, pre, 1, 20 + x % 7, 3, 5);
+
+				dtl_rec__encode(&r, buf + 48 * n++);
+			}
+			dtl_tasks__add_entries(a, c, buf, n);
+		}
+		t += 2000;
+		dtl_tasks__end_interval(a, 0.002, DTL_MASK_ALL);
+		for (size_t i = 0; i < dtl_tasks__count(a, DTL_TASKS_BY_TASK); i++)
+			if (dtl_tasks__kept(a, i, &ti)) {
+				dtl_tasks__add_interval(b, &ti);
+				told++;
+			}
+		dtl_tasks__end_interval(b, 0.002, DTL_MASK_ALL);
+		same_tasks(a, b, iv);
+	}
+	CHECK(told >= 10);
+	/* a task with nothing in an interval is told only once, when it is new */
+	dtl_tasks__end_interval(a, 0.002, DTL_MASK_ALL);
+	for (size_t i = 0; i < dtl_tasks__count(a, DTL_TASKS_BY_TASK); i++)
+		CHECK_EQ(dtl_tasks__kept(a, i, &ti), 0);
+	dtl_tasks__delete(a);
+	dtl_tasks__delete(b);
+}
