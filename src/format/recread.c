@@ -219,7 +219,7 @@ struct dtl_rec_reader *dtl_rec_reader__open(FILE *f, const char *name, struct dt
 	r->major = m->major;
 	if (m->major < 1 || m->major > DTL_REC_SUMMARY_MAJOR) {
 		snprintf(err, errlen, "%s: offset 8: recording format %u.%u; this dtltop reads "
-			 "%d.x (a newer dtltop wrote it?)", name, m->major, m->minor,
+			 "1.x to %d.x (a newer dtltop wrote it?)", name, m->major, m->minor,
 			 DTL_REC_SUMMARY_MAJOR);
 		goto fail;
 	}

@@ -416,9 +416,9 @@ TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 	CHECK_CONTAINS(err, "x.dtl: offset 0: not a dtltop recording");
 	/* A newer major version. */
 	memcpy(copy, buf, len);
-	copy[8] = 3;
+	copy[8] = 4;
 	CHECK_EQ(read_damaged(copy, len, &ticks, err, sizeof(err), &warning), -1);
-	CHECK_CONTAINS(err, "format 3.");
+	CHECK_CONTAINS(err, "format 4.2; this dtltop reads 1.x to 3.x (a newer dtltop wrote it?)");
 	/* A flipped byte in the second data chunk's payload. */
 	memcpy(&meta_len, buf + 16 + 8, 4);
 	{

@@ -66,6 +66,28 @@ TEST(summary_counts_round_trip_exactly)
 	buf[n] = 0x55;
 	CHECK_EQ(dtl_sum__unpack(buf, n + 1, &back, &flags, &why), 0);
 	CHECK(memcmp(&k, &back, sizeof(k)) == 0);
+	/*
+	 * From entries alone, the waits whole at the dispatch are the interval's
+	 * and the VPA's steal is the DTL's: said as differences of 0, they take
+	 * no byte; one tick more takes one.
+	 */
+	{
+		struct dtl_interval_cpu e;
+		size_t base;
+
+		busy(&e, 2);
+		e.carry_steal = e.carry_idle = 0;
+		e.c.vpa_steal = e.c.steal_raw;
+		base = dtl_sum__pack(&e, 0, buf);
+		e.c.w2r_raw++;
+		CHECK_EQ(dtl_sum__pack(&e, 0, buf), base + 1);
+		e.c.vpa_steal--;
+		CHECK_EQ(dtl_sum__pack(&e, 0, buf), base + 2);
+		e.c.steal_raw++, e.c.vpa_steal++;
+		CHECK_EQ(dtl_sum__pack(&e, 0, buf), base + 3);
+		CHECK_EQ(dtl_sum__unpack(buf, base + 3, &back, &flags, &why), 0);
+		CHECK(memcmp(&e, &back, sizeof(e)) == 0);
+	}
 	/* nothing at all: empty, and still comes back as nothing */
 	memset(&k, 0, sizeof(k));
 	CHECK(dtl_sum__empty(&k));
