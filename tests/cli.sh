@@ -755,6 +755,23 @@ for at in 900 2000 3000; do
 		ok || fail "a summary damaged at $at: exit $rc, $(cat "$s/err")"
 done
 
+# --incidents: the raw minutes before the partition turned (here capped at once), a recording of
+# their own with the raw run's rows, named in the summary and said again by its replay
+capd="--sim=capped=1,load=0.9,clock=virtual"
+"$DTLTOP" --no-config $capd -d 10 -n 6 -b -o /dev/null -w "$s/i.dtl" --summary --incidents 1m,3 2>"$s/err" &&
+	[ "$(cat "$s/err")" = "dtltop: incident: the verdict turned capped: the last 60 s raw in $s/i.dtl.incident.1" ] &&
+	[ ! -e "$s/i.dtl.incident.2" ] && ok || fail "an incident: $(cat "$s/err")"
+"$DTLTOP" --no-config $capd -d 10 -n 6 -b -o /dev/null -w "$s/c.dtl" || fail "the same run, raw"
+"$DTLTOP" --no-config -r "$s/i.dtl.incident.1" -b --csv -o "$s/i.csv" 2>"$s/err" && [ ! -s "$s/err" ] &&
+	"$DTLTOP" --no-config -r "$s/c.dtl" -b --csv -n 1 | cmp -s - "$s/i.csv" && ok ||
+	fail "an incident's raw entries are not the run's: $(cat "$s/err")"
+"$DTLTOP" --no-config -r "$s/i.dtl" -b -o /dev/null 2>"$s/err"
+[ "$(cat "$s/err")" = "dtltop: incident at 2025-01-01T00:00:10Z: the verdict turned capped; its raw entries: $s/i.dtl.incident.1" ] &&
+	ok || fail "a summary's replay does not say its incident: $(cat "$s/err")"
+expect_error "--incidents without --summary" "--incidents keeps raw entries beside a summary" --no-config --sim -b -w "$s/y.dtl" --incidents 5m
+expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
+expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0
+
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
 # its strict parser

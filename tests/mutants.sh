@@ -66,7 +66,7 @@ src/stats/stats.c ^ \tif (s->seen_tb > b)\n\t\tb = s->seen_tb;\n ^  ^ late entri
 src/stats/stats.c ^ \ts->cur_mask = s->mask; ^ \ts->cur_mask = DTL_MASK_ALL; ^ a narrower mask not carried into the next interval
 src/stats/stats.c ^ (unsigned int)cpu >= s->nr_cpus ||\n\t\t\t\t   !s->v[cpu].online)) ^ (unsigned int)cpu >= s->nr_cpus)) ^ offline CPUs still get rows
 src/stats/stats.c ^ \tto->gaps += c->gaps;\n ^  ^ gaps never reach the partition row
-src/stats/stats.c ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7); ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 2)) & 7); ^ histogram sub-buckets wrong
+src/dtl/counts.h ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7); ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 2)) & 7); ^ histogram sub-buckets wrong
 src/stats/stats.c ^ \t\tsplit_wait(v, r, a, o); ^ \t\t(void)o; ^ waits not split at interval edges
 src/dtl/dtl.c ^ case 2: case 3: case 7: case 8: ^ case 2: case 3: case 7: ^ hcall_adjunct maps to the preempt bit
 src/dtl/dtl.c ^ put_be(p + 8, r->ready_to_enqueue, 4); ^ put_be(p + 8, r->waiting_to_ready, 4); ^ encoder writes the wrong wait

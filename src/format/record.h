@@ -72,6 +72,7 @@ enum dtl_rec_kind {
 	DTL_REC_SYMBOLS = 13,		/* kallsyms lines: the functions srr0s fell in so far (2.2) */
 	DTL_REC_COUNTS = 14,		/* cpu, its interval's counts: a summary's (3.0, summary.c) */
 	DTL_REC_TASK = 15,		/* a task's interval's counts: a summary's who pays (3.0) */
+	DTL_REC_INCIDENT = 16,		/* text: why, a tab, the raw recording written of it (3.0) */
 };
 
 struct dtl_rec_event {
@@ -97,6 +98,19 @@ struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_r
 struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
 					       const struct dtl_rec_meta *m,
 					       char *err, size_t errlen);
+/*
+ * The same into memory: each data chunk whole (its header and payload, as
+ * a file holds it) to sink(ctx, chunk, len) as a tick or the size ends it;
+ * compressed on the caller's thread. For a ring of the last minutes.
+ */
+typedef int (*dtl_rec_sink)(void *ctx, const uint8_t *chunk, size_t len);
+struct dtl_rec_writer *dtl_rec_writer__open_sink(const struct dtl_rec_meta *m, dtl_rec_sink sink,
+						 void *ctx, char *err, size_t errlen);
+/*
+ * A data chunk a sink was given, as it is, after what was written so far:
+ * a ring's intervals into a file of their own (an incident's).
+ */
+int dtl_rec_writer__chunk(struct dtl_rec_writer *w, const uint8_t *chunk, size_t len);
 int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
 			    size_t n, uint64_t lost, uint64_t bad);
 int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t gaps);
@@ -119,6 +133,8 @@ int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 /* A CPU's interval as counts (a summary's: meta's summary set); nothing when all are 0. */
 int dtl_rec_writer__counts(struct dtl_rec_writer *w, unsigned int cpu,
 			   const struct dtl_interval_cpu *k, unsigned int flags);
+/* An incident: "why<TAB>FILE", the raw recording of the minutes before it (a summary's). */
+int dtl_rec_writer__incident(struct dtl_rec_writer *w, const char *note);
 /* A task's interval (a summary's who pays). */
 int dtl_rec_writer__task(struct dtl_rec_writer *w, const struct dtl_task_interval *ti);
 /* Ends an interval and writes the chunk: what is ticked is on disk. */

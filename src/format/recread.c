@@ -371,6 +371,31 @@ static int unpack_entries(struct dtl_rec_reader *r, const uint8_t *p, uint32_t b
 	return 0;
 }
 
+/*
+ * A summary's counts or task record into *ev: 1, 0 outside a summary
+ * (counts beside entries would count twice: passed over), -1 damaged.
+ */
+static int summary_record(struct dtl_rec_reader *r, const uint8_t *p, uint32_t body,
+			  struct dtl_rec_event *ev)
+{
+	const char *what = "out of memory";
+
+	if (r->major != DTL_REC_SUMMARY_MAJOR)
+		return 0;
+	if (ev->kind == DTL_REC_COUNTS) {
+		if (dtl_sum__unpack(p, body, &r->counts, &ev->flags, &what))
+			return malformed(r, what);
+		ev->counts = &r->counts;
+		return 1;
+	}
+	if (!r->task)
+		r->task = malloc(sizeof(*r->task));
+	if (!r->task || dtl_sum__unpack_task(p, body, r->task, &what))
+		return malformed(r, what);
+	ev->task = &r->task->ti;
+	return 1;
+}
+
 int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 {
 	while (!r->done) {
@@ -431,32 +456,15 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 			if (unpack_switches(r, p, body, ev))
 				return 0;
 			return 1;
-		case DTL_REC_COUNTS: {
-			const char *what = NULL;
-
-			if (r->major != DTL_REC_SUMMARY_MAJOR)
-				continue;	/* counts beside entries would count twice */
-			if (dtl_sum__unpack(p, body, &r->counts, &ev->flags, &what)) {
-				malformed(r, what);
+		case DTL_REC_COUNTS:
+		case DTL_REC_TASK:
+			rc = summary_record(r, p, body, ev);
+			if (rc > 0)
+				return 1;
+			if (rc < 0)
 				return 0;
-			}
-			ev->counts = &r->counts;
-			return 1;
-		}
-		case DTL_REC_TASK: {
-			const char *what = "out of memory";
-
-			if (r->major != DTL_REC_SUMMARY_MAJOR)
-				continue;
-			if (!r->task)
-				r->task = malloc(sizeof(*r->task));
-			if (!r->task || dtl_sum__unpack_task(p, body, r->task, &what)) {
-				malformed(r, what);
-				return 0;
-			}
-			ev->task = &r->task->ti;
-			return 1;
-		}
+			continue;
+		case DTL_REC_INCIDENT:
 		case DTL_REC_LPARCFG:
 			ev->n = body < DTL_REC_LPARCFG_MAX ? body : DTL_REC_LPARCFG_MAX;
 			ev->data = p;	/* text, not NUL-terminated */

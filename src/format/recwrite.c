@@ -33,7 +33,9 @@
  * and written, chunks still in order. The capture loop pays for packing.
  */
 struct dtl_rec_writer {
-	int fd;
+	int fd;			/* -1: to the sink */
+	dtl_rec_sink sink;
+	void *sink_ctx;
 	char path[4096];
 	uint8_t *raw;			/* the caller's: records being added */
 	size_t len, cap;
@@ -98,6 +100,36 @@ static int write_stored(struct dtl_rec_writer *w, int type, int codec, size_t zl
 {
 	uint8_t hdr[CHUNK_HDR];
 
+	if (w->fd < 0) {
+		/* a sink takes data chunks whole, its header in front */
+		if (type != CHUNK_DATA)
+			return 0;
+		if (w->zcap < zlen + CHUNK_HDR) {
+			uint8_t *p = realloc(w->z, zlen + CHUNK_HDR);
+
+			if (!p) {
+				*err = ENOMEM;
+				return -1;
+			}
+			w->z = p;
+			w->zcap = zlen + CHUNK_HDR;
+		}
+		memmove(w->z + CHUNK_HDR, w->z, zlen);
+		put32(w->z, CHUNK_MAGIC);
+		w->z[4] = (uint8_t)type;
+		w->z[5] = (uint8_t)codec;
+		put16(w->z + 6, 0);
+		put32(w->z + 8, (uint32_t)zlen);
+		put32(w->z + 12, (uint32_t)len);
+		put32(w->z + 16, (uint32_t)crc32(0, w->z + CHUNK_HDR, (uInt)zlen));
+		put32(w->z + 20, (uint32_t)crc32(0, w->z, 20));
+		if (w->sink(w->sink_ctx, w->z, CHUNK_HDR + zlen)) {
+			*err = ENOMEM;
+			return -1;
+		}
+		__atomic_add_fetch(&w->bytes, (uint64_t)(CHUNK_HDR + zlen), __ATOMIC_RELAXED);
+		return 0;
+	}
 	put32(hdr, CHUNK_MAGIC);
 	hdr[4] = (uint8_t)type;
 	hdr[5] = (uint8_t)codec;
@@ -268,7 +300,8 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	if (!w || !text) {
 		free(w);
 		free(text);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -278,10 +311,11 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	put16(hdr + 8, m->summary ? DTL_REC_SUMMARY_MAJOR : DTL_REC_MAJOR);
 	put16(hdr + 10, m->summary ? 0 : DTL_REC_MINOR);
 	dtl_rec_meta__text(m, text, textlen);
-	if (write_all(w, hdr, sizeof(hdr), &w->err) ||
+	if ((fd >= 0 && write_all(w, hdr, sizeof(hdr), &w->err)) ||
 	    write_meta(w, (const uint8_t *)text, strlen(text), &w->err)) {
 		snprintf(err, errlen, "writing %s: %s", name, strerror(w->err));
-		close(w->fd);
+		if (w->fd >= 0)
+			close(w->fd);
 		ZSTD_freeCCtx(w->cctx);
 		free(w->z);
 		free(w);
@@ -291,7 +325,9 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 	free(text);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-	/* without a thread, the caller compresses: slower, never wrong */
+	/* without a thread, the caller compresses: slower, never wrong (a sink's is the caller's) */
+	if (fd < 0)
+		return w;
 	dtl_signals__hold(&old);
 	w->threaded = pthread_create(&w->thread, NULL, compressor, w) == 0;
 	dtl_signals__restore(&old);
@@ -313,6 +349,32 @@ struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_r
 	if (!w)
 		unlink(path);
 	return w;
+}
+
+struct dtl_rec_writer *dtl_rec_writer__open_sink(const struct dtl_rec_meta *m, dtl_rec_sink sink,
+						 void *ctx, char *err, size_t errlen)
+{
+	struct dtl_rec_writer *w = start(-1, "(memory)", m, err, errlen);
+
+	if (w) {
+		w->sink = sink;
+		w->sink_ctx = ctx;
+	}
+	return w;
+}
+
+int dtl_rec_writer__chunk(struct dtl_rec_writer *w, const uint8_t *chunk, size_t len)
+{
+	/* what was added before goes first, in its own chunk */
+	if (flush(w))
+		return -1;
+	if (w->threaded) {
+		lock_idle(w);
+		pthread_mutex_unlock(&w->lock);
+	}
+	if (!w->err && write_all(w, chunk, len, &w->err))
+		return -1;
+	return w->err ? -1 : 0;
 }
 
 struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
@@ -411,6 +473,17 @@ int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
 	return 0;
 }
 
+int dtl_rec_writer__incident(struct dtl_rec_writer *w, const char *note)
+{
+	size_t n = strnlen(note, DTL_REC_LPARCFG_MAX);
+	uint8_t *p = record(w, DTL_REC_INCIDENT, 0, n);
+
+	if (!p)
+		return -1;
+	memcpy(p, note, n);
+	return 0;
+}
+
 int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t len)
 {
 	uint8_t *p;
@@ -500,11 +573,11 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	rc |= w->err ? -1 : 0;
-	if (fsync(w->fd) && !rc && errno != EINVAL) {
+	if (w->fd >= 0 && fsync(w->fd) && !rc && errno != EINVAL) {
 		w->err = errno;
 		rc = -1;
 	}
-	if (close(w->fd) && !rc) {
+	if (w->fd >= 0 && close(w->fd) && !rc) {
 		w->err = errno;
 		rc = -1;
 	}

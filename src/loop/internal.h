@@ -40,6 +40,7 @@ struct dtl_loop {
 	unsigned int rec_first_seq;	/* this run's first N: after what an earlier run left */
 	uint64_t rec_set_id;	/* this run's set identity, in every FILE.N it writes */
 	char rec_rate[80];
+	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	/* the kernel symbols the recording carries (recsyms.c) */
 	uint64_t *rec_sym_seen;		/* functions' addresses + 1, open addressing */
@@ -146,6 +147,12 @@ void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
 void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len);
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
+/* --incidents (incident.c): the ring of raw entries beside a summary, written out as things turn. */
+int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *err, size_t errlen);
+struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);
+int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
+void loop_incident_close(struct dtl_loop *l);
+void loop_lpar_fill(struct dtl_row *r, const struct dtl_lpar_figs *f);
 void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 
 #endif

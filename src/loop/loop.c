@@ -155,14 +155,9 @@ static void read_lparcfg(struct dtl_loop *l, bool record)
 	dtl_sys__lpar_figs(&l->lparcfg0, &l->lparcfg, tb_freq, &l->lpar_total);
 }
 
-/* The partition's lparcfg figures on the aggregate row, over the span it shows. */
-static void lpar_row(struct dtl_loop *l)
+/* lparstat's figures f on the partition's row r. */
+void loop_lpar_fill(struct dtl_row *r, const struct dtl_lpar_figs *f)
 {
-	const struct dtl_lpar_figs *f = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
-	struct dtl_row *r = &l->table.all;
-
-	if (l->table.selected)
-		return;		/* -C: the row is not the partition */
 	r->known &= ~(DTL_KNOWN_PHYSC | DTL_KNOWN_ENTC | DTL_KNOWN_APP);
 	r->known |= (f->known & DTL_LPARF_PHYSC ? DTL_KNOWN_PHYSC : 0) |
 		  (f->known & DTL_LPARF_ENTC ? DTL_KNOWN_ENTC : 0) |
@@ -170,6 +165,14 @@ static void lpar_row(struct dtl_loop *l)
 	r->physc = f->physc;
 	r->entc_pct = f->entc_pct;
 	r->app = f->app;
+}
+
+/* The partition's lparcfg figures on the aggregate row, over the span it shows. */
+static void lpar_row(struct dtl_loop *l)
+{
+	if (l->table.selected)
+		return;		/* -C: the row is not the partition */
+	loop_lpar_fill(&l->table.all, l->since_start ? &l->shown_lpar_total : &l->shown_lpar);
 }
 
 /* A replay's host is the recorded machine's, or unknown: never this one's. */
@@ -265,6 +268,27 @@ void loop_redraw(struct dtl_loop *l)
 	present(l, l->table.ts_ns, false);
 }
 
+/* A summary's incident, replayed: the status line says what and where its raw entries are. */
+static void say_incident(struct dtl_loop *l, uint64_t ts)
+{
+	char buf[600], when[32];
+	const char *inc = dtl_source__incident(l->src, buf, sizeof(buf));
+	char *tab = inc ? strchr(buf, '\t') : NULL;
+	time_t t = (time_t)(ts / 1000000000ull);
+	struct tm tm;
+
+	if (!inc)
+		return;
+	if (tab)
+		*tab++ = '\0';
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(l->status, sizeof(l->status), "incident at %s: %.200s; its raw entries: %.240s",
+		 when, buf, tab && *tab ? tab : "(not written)");
+	if (!loop_interactive(l))
+		fprintf(stderr, "dtltop: %s\n", l->status);
+}
+
 /*
  * One interval: tick the source, fold what it gives, end the interval.
  * False when a recording has no more intervals (the stats are untouched).
@@ -297,6 +321,7 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	loop_sync_online(l);
 	read_lparcfg(l, true);
 	*ts = dtl_source__clock(l->src, &clk_ns) ? clk_ns : loop_now(l, CLOCK_REALTIME);
+	say_incident(l, *ts);
 	loop_rec_tick(l, *ts, secs, end_tb);
 	l->shown++;
 	return true;
@@ -521,6 +546,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 		loop_rec_drop_empty(l);
 	if (!rc)
 		rc = l->exit_code;
+	loop_incident_close(l);
 	loop_witness_close(l);
 	loop_statw_close(l);
 	loop_smooth_free(l);

@@ -97,6 +97,8 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		m.set_seq = l->rec_seq;
 	}
 	rec_path(l, l->rec_seq, path, sizeof(path));
+	if (m.summary && !l->incidents && loop_incident_open(l, &m, err, errlen))
+		return -1;
 	l->rec = dtl_rec_writer__open(path, &m, err, errlen);
 	l->rec_file_s = 0;
 	/* a file of a set names on its own what it holds: every function so far again */
@@ -171,18 +173,37 @@ void loop_rec_failed(struct dtl_loop *l)
 	rec_stopped(l, err);
 }
 
+/*
+ * Where raw records go: the recording, or beside a summary (whose CPUs are
+ * written at the tick, as the stats added them up) the incidents' ring.
+ */
+static struct dtl_rec_writer *raw_writer(const struct dtl_loop *l)
+{
+	return l->o.summary ? loop_incident_writer(l) : l->rec;
+}
+
+/* A raw write failed: the recording stops, or the ring goes (the summary goes on). */
+static void raw_failed(struct dtl_loop *l)
+{
+	if (!l->o.summary) {
+		loop_rec_failed(l);
+		return;
+	}
+	loop_incident_close(l);
+	snprintf(l->status, sizeof(l->status), "--incidents stopped: out of memory");
+}
+
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 {
-	if (l->o.summary)
-		return;	/* a summary's CPUs are written at the tick, as the stats added them up */
+	struct dtl_rec_writer *w = raw_writer(l);
+
 	/* switches first: a replay feeds them before the entries, as the loop did live */
-	if (l->rec && ((c->nswitches &&
-			dtl_rec_writer__switches(l->rec, c->cpu, c->switches, c->nswitches)) ||
-		       dtl_rec_writer__entries(l->rec, c->cpu, c->data, c->n, c->lost, c->bad) ||
-		       dtl_rec_writer__gaps(l->rec, c->cpu, c->gaps) ||
-		       (c->have_vpa_steal && dtl_rec_writer__vpa_steal(l->rec, c->cpu, c->vpa_steal)) ||
-		       (c->have_stat_steal && dtl_rec_writer__stat_steal(l->rec, c->cpu, c->stat_steal))))
-		loop_rec_failed(l);
+	if (w && ((c->nswitches && dtl_rec_writer__switches(w, c->cpu, c->switches, c->nswitches)) ||
+		  dtl_rec_writer__entries(w, c->cpu, c->data, c->n, c->lost, c->bad) ||
+		  dtl_rec_writer__gaps(w, c->cpu, c->gaps) ||
+		  (c->have_vpa_steal && dtl_rec_writer__vpa_steal(w, c->cpu, c->vpa_steal)) ||
+		  (c->have_stat_steal && dtl_rec_writer__stat_steal(w, c->cpu, c->stat_steal))))
+		raw_failed(l);
 }
 
 void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
@@ -191,6 +212,8 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
 		return;
 	if (dtl_rec_writer__cpu(l->rec, cpu, on))
 		loop_rec_failed(l);
+	if (loop_incident_writer(l) && dtl_rec_writer__cpu(loop_incident_writer(l), cpu, on))
+		raw_failed(l);
 	if (on)
 		dtl_cpuset__set(&l->recorded_cpus, cpu);
 	else
@@ -223,6 +246,7 @@ static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
 	if (l->rec && (loop_recsyms_tick(l) || summary_tick(l, &end_tb) ||
+		       loop_incident_tick(l, ts, secs, end_tb) ||
 		       dtl_rec_writer__tick(l->rec, ts, secs, end_tb)))
 		loop_rec_failed(l);
 	else if (l->rec) {
@@ -264,22 +288,26 @@ void loop_rec_lparcfg(struct dtl_loop *l, const char *text)
 {
 	if (l->rec && dtl_rec_writer__lparcfg(l->rec, text))
 		loop_rec_failed(l);
+	if (loop_incident_writer(l) && dtl_rec_writer__lparcfg(loop_incident_writer(l), text))
+		raw_failed(l);
 }
 
 void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
 {
-	if (l->rec && !l->o.summary && dtl_rec_writer__stat_steal(l->rec, cpu, ticks))
-		loop_rec_failed(l);
+	if (raw_writer(l) && dtl_rec_writer__stat_steal(raw_writer(l), cpu, ticks))
+		raw_failed(l);
 }
 
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
 {
-	if (l->rec && !l->o.summary && dtl_rec_writer__vpa_steal(l->rec, cpu, ticks))
-		loop_rec_failed(l);
+	if (raw_writer(l) && dtl_rec_writer__vpa_steal(raw_writer(l), cpu, ticks))
+		raw_failed(l);
 }
 
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask)
 {
 	if (l->rec && dtl_rec_writer__mask(l->rec, mask))
 		loop_rec_failed(l);
+	if (loop_incident_writer(l) && dtl_rec_writer__mask(loop_incident_writer(l), mask))
+		raw_failed(l);
 }

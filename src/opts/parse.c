@@ -59,6 +59,11 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--summary needs -w FILE");
 		return -1;
 	}
+	if (o->incident_s && !o->summary) {
+		snprintf(err, errlen, "--incidents keeps raw entries beside a summary: it needs -w FILE "
+			 "--summary");
+		return -1;
+	}
 	if (o->have_mask && replay) {
 		snprintf(err, errlen, "-e does not apply to -r: a recording keeps the mask it was "
 			 "recorded with");

@@ -83,6 +83,38 @@ static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen
 #define ROTATE_MAX_BYTES 1e18
 #define ROTATE_MAX_S (100.0 * 365 * 86400)
 
+/* TIME[,COUNT[,SIZE]]: the ring's minutes, the files kept, the ring's bytes at most. */
+static int set_incidents(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	double secs = 0, mb = 256;
+	long files = 10;
+	char unit = 0, size_unit = 'M';
+	int used = 0, n = sscanf(a, "%lf%c%n", &secs, &unit, &used);
+
+	if (n == 2 && a[used] == ',') {
+		int more = 0;
+
+		n = sscanf(a + used, ",%ld%n", &files, &more);
+		used += n == 1 ? more : 0;
+		if (n == 1 && a[used] == ',') {
+			n = sscanf(a + used, ",%lf%c%n", &mb, &size_unit, &more);
+			used += n == 2 ? more : 0;
+		}
+	}
+	secs *= unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+	mb *= size_unit == 'M' ? 1 : size_unit == 'G' ? 1000 : 0;
+	if (a[used] || !(secs >= 1 && secs <= 86400) || files < 1 || files > 100000 ||
+	    !(mb >= 1 && mb <= 64000)) {
+		snprintf(err, errlen, "bad --incidents '%s' (want TIME as 5m, from 1s to 24h, then "
+			 "optionally ,COUNT files kept (1 to 100000) and ,SIZE of the ring (1M to 64G))", a);
+		return -1;
+	}
+	o->incident_s = secs;
+	o->incident_files = (unsigned int)files;
+	o->incident_bytes = (uint64_t)(mb * 1e6);
+	return 0;
+}
+
 static int set_rotate(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	char *end, *keep_end;
@@ -433,6 +465,10 @@ static const struct opt opts[] = {
 	  PARSE(set_rotate), NULL },
 	{ "summary", 0, NO, NULL, NULL, "with -w: record each interval's figures, not its entries "
 	  "(a day in megabytes; no raw entries to replay or convert)", FLAG(summary), NULL },
+	{ "incidents", 0, REQ, "TIME[,COUNT[,SIZE]]", NULL, "with --summary: keep the last TIME (5m) of "
+	  "raw entries in memory, at most SIZE (256M), and write them to FILE.incident.N when the "
+	  "partition turns capped, starved or VP-limited, its p99 wait critical, or entries are "
+	  "lost; the newest COUNT (10) kept", PARSE(set_incidents), NULL },
 	{ "events", 'e', REQ, "LIST", NULL, "event mask: cede,preempt,fault or all (default all)",
 	  PARSE(set_events), "events" },
 	{ "cpu", 'C', REQ, "LIST", NULL, "CPUs to show, e.g. 0-7,16", PARSE(set_cpu), "cpu" },

@@ -187,6 +187,15 @@ bool dtl_source__ready(struct dtl_source *src)
 	return !src->ops->ready || src->ops->ready(src);
 }
 
+const char *dtl_source__incident(struct dtl_source *src, char *buf, size_t len)
+{
+	if (!src->incident[0])
+		return NULL;
+	snprintf(buf, len, "%s", src->incident);
+	src->incident[0] = '\0';
+	return buf;
+}
+
 bool dtl_source__summary(const struct dtl_source *src)
 {
 	return src->summary;

@@ -107,6 +107,8 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/* A summary's incident read since the last call ("why<TAB>FILE" into buf), else NULL. */
+const char *dtl_source__incident(struct dtl_source *src, char *buf, size_t len);
 /* A summary recording's replay: intervals come as counts (dtl_chunk.counts), never entries. */
 bool dtl_source__summary(const struct dtl_source *src);
 /*

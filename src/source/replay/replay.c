@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../../dtl/dtl.h"
+#include "../../dtl/name.h"
 #include "../../format/recset.h"
 #include "../../format/summary.h"
 #include "internal.h"
@@ -211,6 +212,20 @@ static int replay_poll(struct dtl_source *src, int timeout_ms)
 	return 0;
 }
 
+/* "why<TAB>FILE", each part cleaned as a name is: it reaches the terminal. */
+static void take_incident(struct dtl_source *src, const uint8_t *p, size_t n)
+{
+	const uint8_t *tab = memchr(p, '\t', n);
+	size_t a = tab ? (size_t)(tab - p) : n, b = tab ? n - a - 1 : 0;
+	char why[256], file[256];
+
+	snprintf(why, sizeof(why), "%.*s", (int)(a < 255 ? a : 255), (const char *)p);
+	snprintf(file, sizeof(file), "%.*s", (int)(b < 255 ? b : 255), tab ? (const char *)tab + 1 : "");
+	dtl_name__clean(why);
+	dtl_name__clean(file);
+	snprintf(src->incident, sizeof(src->incident), "%s\t%s", why, file);
+}
+
 /* A record that changes what stands, not a CPU's chunk: hotplug, lparcfg, symbols, a tick. */
 static void take_state(struct dtl_source *src, const struct dtl_rec_event *ev)
 {
@@ -224,6 +239,9 @@ static void take_state(struct dtl_source *src, const struct dtl_rec_event *ev)
 			else
 				dtl_cpuset__unset(&src->cpus, ev->cpu);
 		}
+		break;
+	case DTL_REC_INCIDENT:
+		take_incident(src, ev->data, ev->n);
 		break;
 	case DTL_REC_LPARCFG:
 		/* where the interval ends, the partition's counters as they were */
@@ -339,6 +357,7 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 		case DTL_REC_CPU:
 		case DTL_REC_LPARCFG:
 		case DTL_REC_SYMBOLS:
+		case DTL_REC_INCIDENT:
 		case DTL_REC_TICK:
 			take_state(src, &ev);
 			continue;

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * incident.c - raw entries around what matters (--incidents, with
+ * --summary): the last minutes of the raw recording are kept in memory, as
+ * the chunks a file would hold, and written out as a recording of their own
+ * when the partition turns capped, starved or VP-limited, its p99 wait turns
+ * critical, or entries are lost. The summary says where each went.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../view/columns.h"
+#include "../view/judge.h"
+#include "../view/verdict.h"
+#include "internal.h"
+
+/* An interval of the ring: its chunks as a file holds them, and what stood at its start. */
+struct ring_iv {
+	uint8_t *bytes;
+	size_t len, cap;
+	double secs;
+	uint64_t start_tb, start_ns;
+	unsigned int mask;
+	struct dtl_cpuset cpus;
+	char *lparcfg;		/* at its start, for a file's header; NULL none */
+};
+
+struct incidents {
+	struct dtl_rec_writer *w;	/* raw, into the ring */
+	struct dtl_rec_meta meta;	/* the run's, for each file's header */
+	struct ring_iv *iv;		/* a circle: first the oldest, n of them, the last being filled */
+	size_t first, n, cap;
+	uint64_t bytes;
+	unsigned int seq;		/* files written (FILE.incident.N) */
+	enum dtl_verdict_kind last_kind;
+	bool last_p99, last_lost;
+};
+
+static struct ring_iv *iv_at(struct incidents *in, size_t i)
+{
+	return &in->iv[(in->first + i) % in->cap];
+}
+
+static int sink(void *ctx, const uint8_t *chunk, size_t len)
+{
+	struct incidents *in = ctx;
+	struct ring_iv *v = iv_at(in, in->n - 1);
+
+	if (v->len + len > v->cap) {
+		size_t cap = v->cap ? v->cap : 1 << 16;
+		uint8_t *p;
+
+		while (cap < v->len + len)
+			cap *= 2;
+		p = realloc(v->bytes, cap);
+		if (!p)
+			return -1;
+		v->bytes = p;
+		v->cap = cap;
+	}
+	memcpy(v->bytes + v->len, chunk, len);
+	v->len += len;
+	in->bytes += len;
+	return 0;
+}
+
+/* A new interval at the ring's end, what stands at its start kept; the oldest dropped. */
+static int begin_iv(struct dtl_loop *l, struct incidents *in, uint64_t tb, uint64_t ns)
+{
+	struct ring_iv *v;
+	const char *cfg = dtl_source__lparcfg(l->src);
+
+	if (in->n == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 64;
+		struct ring_iv *p = calloc(cap, sizeof(*p));
+
+		if (!p)
+			return -1;
+		for (size_t i = 0; i < in->n; i++)
+			p[i] = *iv_at(in, i);
+		free(in->iv);
+		in->iv = p;
+		in->cap = cap;
+		in->first = 0;
+	}
+	v = iv_at(in, in->n++);
+	memset(v, 0, sizeof(*v));
+	v->start_tb = tb;
+	v->start_ns = ns;
+	v->mask = dtl_source__mask(l->src);
+	v->cpus = *dtl_source__cpus(l->src);
+	v->lparcfg = cfg ? strndup(cfg, DTL_REC_LPARCFG_MAX) : NULL;
+	return 0;
+}
+
+static void drop_oldest(struct incidents *in)
+{
+	struct ring_iv *v = iv_at(in, 0);
+
+	in->bytes -= v->len;
+	free(v->bytes);
+	free(v->lparcfg);
+	in->first = (in->first + 1) % in->cap;
+	in->n--;
+}
+
+/* The ring holds --incidents' time, and never more than its bytes: the oldest go first. */
+static void trim(struct dtl_loop *l, struct incidents *in)
+{
+	double secs = 0;
+
+	for (size_t i = 0; i + 1 < in->n; i++)
+		secs += iv_at(in, i)->secs;
+	while (in->n > 1 && (secs - iv_at(in, 0)->secs >= l->o.incident_s ||
+			     in->bytes > l->o.incident_bytes)) {
+		secs -= iv_at(in, 0)->secs;
+		drop_oldest(in);
+	}
+}
+
+int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *err, size_t errlen)
+{
+	struct incidents *in;
+
+	if (!l->o.incident_s)
+		return 0;
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	in->meta = *m;
+	in->meta.summary = false;
+	in->meta.set_id = 0;
+	in->meta.set_seq = 0;
+	in->last_kind = DTL_VERDICT_UNKNOWN;
+	in->w = dtl_rec_writer__open_sink(&in->meta, sink, in, err, errlen);
+	if (!in->w || begin_iv(l, in, m->start_tb, m->start_ns)) {
+		dtl_rec_writer__close(in->w, err, errlen);
+		free(in);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	l->incidents = in;
+	return 0;
+}
+
+struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l)
+{
+	return l->incidents ? l->incidents->w : NULL;
+}
+
+void loop_incident_close(struct dtl_loop *l)
+{
+	struct incidents *in = l->incidents;
+	char err[256];
+
+	if (!in)
+		return;
+	dtl_rec_writer__close(in->w, err, sizeof(err));
+	while (in->n)
+		drop_oldest(in);
+	free(in->iv);
+	free(in);
+	l->incidents = NULL;
+}
+
+/* The partition's interval as the views judge it: what turned, or NULL. */
+static const char *turned(struct dtl_loop *l, struct incidents *in, char *buf, size_t len)
+{
+	struct dtl_row all;
+	struct dtl_verdict v;
+	int p99 = dtl_cols__find("lat_p99_us");
+	bool crit, lost, bad;
+	const char *why = NULL;
+
+	if (dtl_stats__row(l->stats, DTL_ROW_ALL, DTL_SPAN_INTERVAL, &all))
+		return NULL;
+	loop_lpar_fill(&all, &l->lpar);
+	dtl_verdict__judge(l->lparcfg.present ? &l->lparcfg : NULL, &l->lpar, &all, &v);
+	bad = v.kind == DTL_VERDICT_CAPPED || v.kind == DTL_VERDICT_STARVED ||
+	      v.kind == DTL_VERDICT_VPS;
+	size_t ncols;
+
+	crit = p99 >= 0 && dtl_judge__cell(&dtl_cols(&ncols)[p99], &all) == DTL_LEVEL_CRIT;
+	lost = all.lost || all.gaps;
+	if (bad && v.kind != in->last_kind) {
+		snprintf(buf, len, "the verdict turned %s", dtl_verdict__name(v.kind));
+		why = buf;
+	} else if (crit && !in->last_p99) {
+		snprintf(buf, len, "p99 dispatch wait %.0f us, past its threshold", all.lat_p99_us);
+		why = buf;
+	} else if (lost && !in->last_lost) {
+		snprintf(buf, len, "%" PRIu64 " entries lost, %" PRIu64 " gaps", all.lost, all.gaps);
+		why = buf;
+	}
+	in->last_kind = v.kind;
+	in->last_p99 = crit;
+	in->last_lost = lost;
+	return why;
+}
+
+/* FILE.incident.N, new: never over a file (an earlier run's keep their numbers). */
+static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len, char *err,
+		size_t errlen)
+{
+	const struct ring_iv *o = iv_at(in, 0);
+	struct dtl_rec_meta m = in->meta;
+	struct dtl_rec_writer *w = NULL;
+
+	m.start_tb = o->start_tb;
+	m.start_ns = o->start_ns;
+	m.mask = o->mask;
+	m.cpus = o->cpus;
+	snprintf(m.lparcfg, sizeof(m.lparcfg), "%s", o->lparcfg ? o->lparcfg : "");
+	for (int tries = 0; !w && tries < 1000; tries++) {
+		snprintf(path, len, "%s.incident.%u", l->o.write, ++in->seq);
+		w = dtl_rec_writer__open(path, &m, err, errlen);
+		if (!w && access(path, F_OK))
+			return -1;	/* not that it exists: no other number would do */
+	}
+	for (size_t i = 0; w && i + 1 < in->n; i++)
+		if (dtl_rec_writer__chunk(w, iv_at(in, i)->bytes, iv_at(in, i)->len))
+			break;
+	if (!w || dtl_rec_writer__close(w, err, errlen))
+		return -1;
+	/* past --incidents' count, the oldest of this run's go */
+	if (l->o.incident_files && in->seq > l->o.incident_files) {
+		char old[4200];
+
+		snprintf(old, sizeof(old), "%s.incident.%u", l->o.write, in->seq - l->o.incident_files);
+		unlink(old);
+	}
+	return 0;
+}
+
+/*
+ * The interval ended at ts (end_tb): the ring's writer ticks, the ring
+ * trims, and where something turned, the ring goes to a file and the
+ * summary says so (before its tick, so in the same interval).
+ */
+int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
+{
+	struct incidents *in = l->incidents;
+	char why[200], path[4200], err[512], note[4600];
+	const char *what;
+
+	if (!in)
+		return 0;
+	if (dtl_rec_writer__tick(in->w, ts, secs, end_tb)) {
+		loop_incident_close(l);
+		snprintf(l->status, sizeof(l->status), "--incidents stopped: out of memory");
+		return 0;
+	}
+	iv_at(in, in->n - 1)->secs = secs;
+	what = turned(l, in, why, sizeof(why));
+	if (begin_iv(l, in, end_tb, ts))
+		return 0;
+	trim(l, in);
+	if (!what)
+		return 0;
+	if (dump(l, in, path, sizeof(path), err, sizeof(err))) {
+		snprintf(l->status, sizeof(l->status), "incident (%.120s) not written: %.300s", what, err);
+		return 0;
+	}
+	snprintf(note, sizeof(note), "%s\t%s", what, path);
+	snprintf(l->status, sizeof(l->status), "incident: %.120s: the last %u s raw in %.300s", what,
+		 (unsigned int)l->o.incident_s, path);
+	if (!loop_interactive(l))
+		fprintf(stderr, "dtltop: %s\n", l->status);
+	/* what was written is not written again: the next incident's ring starts here */
+	while (in->n > 1)
+		drop_oldest(in);
+	return l->rec ? dtl_rec_writer__incident(l->rec, note) : 0;
+}
