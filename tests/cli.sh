@@ -768,6 +768,10 @@ capd="--sim=capped=1,load=0.9,clock=virtual"
 "$DTLTOP" --no-config -r "$s/i.dtl" -b -o /dev/null 2>"$s/err"
 [ "$(cat "$s/err")" = "dtltop: incident at 2025-01-01T00:00:10Z: the verdict turned capped; its raw entries: $s/i.dtl.incident.1" ] &&
 	ok || fail "a summary's replay does not say its incident: $(cat "$s/err")"
+"$DTLTOP" --no-config -r "$s/i.dtl" -b -o /dev/null --report "$s/i.html" 2>/dev/null
+grep -q '<li>1 incident (a red line on the charts)' "$s/i.html" && grep -q '<code>i.dtl.incident.1</code>' "$s/i.html" &&
+	[ "$(grep -c '<line class="incident"' "$s/i.html")" -ge 3 ] && ! grep -q "$s" "$s/i.html" && ok ||
+	fail "the report does not mark the incident (by the file's name alone)"
 expect_error "--incidents without --summary" "--incidents keeps raw entries beside a summary" --no-config --sim -b -w "$s/y.dtl" --incidents 5m
 expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
 expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0

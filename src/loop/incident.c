@@ -269,6 +269,7 @@ int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t en
 		return 0;
 	}
 	snprintf(note, sizeof(note), "%s\t%s", what, path);
+	snprintf(l->incident, sizeof(l->incident), "%.598s", note);
 	snprintf(l->status, sizeof(l->status), "incident: %.120s: the last %u s raw in %.300s", what,
 		 (unsigned int)l->o.incident_s, path);
 	if (!loop_interactive(l))

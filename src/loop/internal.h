@@ -41,6 +41,7 @@ struct dtl_loop {
 	uint64_t rec_set_id;	/* this run's set identity, in every FILE.N it writes */
 	char rec_rate[80];
 	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
+	char incident[600];		/* the interval's incident, for the views: "why\tFILE", or "" */
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	/* the kernel symbols the recording carries (recsyms.c) */
 	uint64_t *rec_sym_seen;		/* functions' addresses + 1, open addressing */
@@ -57,6 +58,7 @@ struct dtl_loop {
 	char host[256];			/* this machine's name */
 	double smooth_s;		/* the TUI's smoothing, 0 off */
 	bool fresh;			/* the refill is a new interval's */
+	bool fresh_model;		/* the model being shown is a new interval's */
 	struct smooth *smooth;		/* smooth.c */
 	/* --begin, --end (window.c): by time (0 none), or by interval number (0 none) */
 	uint64_t win_begin_ns, win_end_ns, win_begin_iv, win_end_iv;

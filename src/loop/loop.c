@@ -219,6 +219,7 @@ static void build_model(struct dtl_loop *l)
 	m->lparcfg = &l->shown_lparcfg;
 	m->lpar = l->since_start ? &l->shown_lpar_total : &l->shown_lpar;
 	m->status = l->status;
+	m->incident = l->incident[0] && l->fresh_model ? l->incident : NULL;
 	loop_rec_rate(l, l->rec_rate, sizeof(l->rec_rate));
 	m->rec_rate = l->rec_rate;
 }
@@ -254,13 +255,20 @@ void loop_refill(struct dtl_loop *l, uint64_t ts)
  */
 static int present(struct dtl_loop *l, uint64_t ts, bool fresh)
 {
+	int rc;
+
 	if (!l->paused) {
 		l->fresh = fresh;
 		loop_refill(l, ts);
 	} else
 		sort_rows(l);
+	l->fresh_model = fresh && !l->paused;
 	build_model(l);
-	return l->view->ops->show(l->view, &l->model, fresh);
+	rc = l->view->ops->show(l->view, &l->model, fresh);
+	if (l->fresh_model)
+		l->incident[0] = '\0';	/* told once, with its interval */
+	l->fresh_model = false;
+	return rc;
 }
 
 void loop_redraw(struct dtl_loop *l)
@@ -279,6 +287,7 @@ static void say_incident(struct dtl_loop *l, uint64_t ts)
 
 	if (!inc)
 		return;
+	snprintf(l->incident, sizeof(l->incident), "%s", buf);
 	if (tab)
 		*tab++ = '\0';
 	gmtime_r(&t, &tm);

@@ -42,6 +42,7 @@ struct dtl_model {
 	const struct dtl_lparcfg *lparcfg;
 	const struct dtl_lpar_figs *lpar;	/* physc, %entc, app over the span; NULL: none */
 	const char *status;		/* message for the status line, or NULL */
+	const char *incident;		/* a new interval's incident: "why<TAB>FILE" (--incidents), or NULL */
 	const char *rec_rate;		/* "-w 1.2 MB/s (4.3 GB/h), 36 MB", or "" */
 	const char *root;		/* stands in for "/" (--root): where /proc/kallsyms is */
 	struct dtl_syms *syms;		/* the kernel's symbols, read at the first dtl_syms__get() */

@@ -168,9 +168,27 @@ static void narrow_bands(struct rp_chart *c, int top, int bottom)
 	}
 }
 
+/* Incidents (--incidents): a line where each turned, its words on hovering. */
+static void incident_marks(struct rp_chart *c, int top, int bottom)
+{
+	const struct rp *r = c->r;
+
+	for (size_t k = 0; k < r->ninc; k++) {
+		double x = dtl_scale__map(&c->x, r->t[r->inc[k].i] - rp_t0(r));
+
+		fprintf(c->f, "<line class=\"incident\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\">"
+			"<title>incident: ", x, x, top, bottom);
+		rp_esc(c->f, r->inc[k].why);
+		fputs(" (", c->f);
+		rp_esc(c->f, r->inc[k].file);
+		fputs(")</title></line>\n", c->f);
+	}
+}
+
 void rp_chart__axes(struct rp_chart *c)
 {
 	narrow_bands(c, RP_MT, RP_MT + c->h);
+	incident_marks(c, RP_MT, RP_MT + c->h);
 	y_axis(c, RP_MT, RP_MT + c->h, 6);
 	x_axis(c, RP_MT + c->h, true);
 	fprintf(c->f, "<text class=\"yl\" transform=\"translate(14 %d) rotate(-90)\">",
@@ -182,6 +200,7 @@ void rp_chart__axes(struct rp_chart *c)
 void rp_chart__axes_x(struct rp_chart *c)
 {
 	narrow_bands(c, RP_MT, RP_MT + c->h);
+	incident_marks(c, RP_MT, RP_MT + c->h);
 	x_axis(c, RP_MT + c->h, true);
 }
 

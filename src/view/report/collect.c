@@ -103,6 +103,28 @@ static void keep_facts(struct rp *r, const struct dtl_model *m)
 	r->have_total = dtl_stats__row(m->stats, DTL_ROW_ALL, DTL_SPAN_TOTAL, &r->total) == 0;
 }
 
+/* "why<TAB>path": the file by its name, as the page names the recording. */
+static void keep_incident(struct rp *r, const char *text, size_t i)
+{
+	const char *tab = strchr(text, '\t'), *file = tab ? tab + 1 : "", *slash = strrchr(file, '/');
+	struct rp_incident *p;
+
+	if (r->ninc == r->inccap) {
+		size_t cap = r->inccap ? 2 * r->inccap : 8;
+
+		p = realloc(r->inc, cap * sizeof(*p));
+		if (!p)
+			return;
+		r->inc = p;
+		r->inccap = cap;
+	}
+	p = &r->inc[r->ninc++];
+	p->i = i;
+	snprintf(p->why, sizeof(p->why), "%.*s", (int)(tab ? (size_t)(tab - text) : strlen(text)),
+		 text);
+	snprintf(p->file, sizeof(p->file), "%s", slash ? slash + 1 : file);
+}
+
 static void keep(struct rp *r, const struct dtl_model *m)
 {
 	const struct dtl_row *a = &m->table->all;
@@ -148,6 +170,8 @@ static void keep(struct rp *r, const struct dtl_model *m)
 			NAN : (float)w.lat_p99_us;
 	}
 	rp_payers__keep(r, m, i);
+	if (m->incident)
+		keep_incident(r, m->incident, i);
 	r->n++;
 }
 
@@ -248,6 +272,7 @@ static void rp_free(struct rp *r)
 	free(r->p99);
 	free(r->imask);
 	free(r->verdict);
+	free(r->inc);
 	rp_payers__free(r);
 }
 

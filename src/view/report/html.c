@@ -26,7 +26,7 @@ static const char css[] =
 	".grid line,line.grid{stroke:#ddd}.axis{stroke:#444}"
 	".line{fill:none;stroke-width:1.6}.dash{stroke-dasharray:6 3}"
 	".band{opacity:.22;stroke:none}.area{stroke:#fff;stroke-width:.3}"
-	".mark{fill:#d55e00}.narrow{fill:#bbb;opacity:.35}@media print{figure{break-inside:avoid}}";
+	".mark{fill:#d55e00}.narrow{fill:#bbb;opacity:.35}.incident{stroke:#c00;stroke-width:1.5;stroke-dasharray:4 2}@media print{figure{break-inside:avoid}}";
 
 /* The mean of row k's known steal over the span, in %; NaN if never known. */
 static double row_mean(const struct rp *r, unsigned int k)
@@ -155,6 +155,26 @@ static void verdicts(FILE *f, const struct rp *r)
 	}
 }
 
+/* Each incident --incidents wrote raw entries of: when, what turned, the file. */
+static void incidents(FILE *f, const struct rp *r)
+{
+	char buf[64];
+
+	if (!r->ninc)
+		return;
+	fprintf(f, "<li>%zu incident%s (a red line on the charts), each with the raw entries of the "
+		"minutes before it:<ul>\n", r->ninc, r->ninc == 1 ? "" : "s");
+	for (size_t k = 0; k < r->ninc; k++) {
+		when(r->t[r->inc[k].i], buf, sizeof(buf));
+		fprintf(f, "<li>%s: ", buf);
+		rp_esc(f, r->inc[k].why);
+		fputs(" (<code>", f);
+		rp_esc(f, r->inc[k].file);
+		fputs("</code>)</li>\n", f);
+	}
+	fputs("</ul></li>\n", f);
+}
+
 /* The list ends with what to do: the action of the verdict most intervals had. */
 static void action(FILE *f, const struct rp *r)
 {
@@ -228,6 +248,7 @@ static void judgement(FILE *f, const struct rp *r, const struct rp_ranked *o)
 			"figures leave the rest out (shaded on every chart), so a drop there is not a "
 			"real one</li>\n", narrow, r->n, mask);
 	}
+	incidents(f, r);
 	action(f, r);
 	fputs("</ul>\n", f);
 }

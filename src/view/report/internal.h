@@ -65,6 +65,11 @@ struct rp {
 	bool payers_known;		/* the source gave task switches */
 	bool where_named;		/* kernel symbols were there; else where_why */
 	char where_why[400];
+	struct rp_incident {
+		size_t i;		/* the interval it turned in */
+		char why[200], file[200];	/* the file's name, not its path */
+	} *inc;
+	size_t ninc, inccap;
 };
 
 /* A row of the heatmap and its mean steal over the span: rows rank worst first. */
