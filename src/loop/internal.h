@@ -40,6 +40,7 @@ struct dtl_loop {
 	unsigned int rec_first_seq;	/* this run's first N: after what an earlier run left */
 	uint64_t rec_set_id;	/* this run's set identity, in every FILE.N it writes */
 	char rec_rate[80];
+	size_t rec_told;		/* a summary's tasks named in its file so far */
 	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
 	char incident[600];		/* the interval's incident, for the views: "why\tFILE", or "" */
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */

@@ -49,6 +49,7 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 				dtl_tasks__log_pcs(t);
 			if (l->rec && l->o.summary)
 				dtl_tasks__keep(t);
+			l->rec_told = 0;	/* a new table: its tasks are new to every reader */
 			dtl_tasks__delete(l->tasks);
 			l->tasks = t;
 			l->table.tasks = t;

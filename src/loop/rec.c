@@ -73,7 +73,10 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		snprintf(err, errlen, "-w: a summary holds no entries to record (add --summary)");
 		return -1;
 	}
-	if (m.summary && (dtl_stats__keep(l->stats) || (l->tasks && dtl_tasks__keep(l->tasks)))) {
+	l->rec_told = 0;	/* a new file names every task again, so it replays on its own */
+	if (m.summary && l->tasks)
+		dtl_tasks__keep(l->tasks);
+	if (m.summary && dtl_stats__keep(l->stats)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -237,7 +240,7 @@ static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
 		if (dtl_rec_writer__counts(l->rec, cpu, dtl_stats__kept(l->stats, cpu), flags))
 			return -1;
 	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
-		if (dtl_tasks__kept(l->tasks, i, &ti) && dtl_rec_writer__task(l->rec, &ti))
+		if (dtl_tasks__kept(l->tasks, i, &l->rec_told, &ti) && dtl_rec_writer__task(l->rec, &ti))
 			return -1;
 	*end_tb = dtl_stats__ended_at(l->stats);
 	return 0;

@@ -90,7 +90,6 @@ struct dtl_tasks {
 	uint64_t *fresh;
 	size_t nfresh, freshcap;
 	bool keep;		/* a summary is being written: dtl_tasks__kept() */
-	size_t told;		/* tasks the summary has named so far */
 };
 
 struct dtl_tasks *dtl_tasks__new(unsigned int nr_cpus, uint64_t tb_freq)
@@ -716,14 +715,12 @@ int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 	return n;
 }
 
-int dtl_tasks__keep(struct dtl_tasks *t)
+void dtl_tasks__keep(struct dtl_tasks *t)
 {
 	t->keep = true;
-	t->told = 0;	/* a new file names every task again, so it replays on its own */
-	return 0;
 }
 
-int dtl_tasks__kept(struct dtl_tasks *t, size_t i, struct dtl_task_interval *ti)
+int dtl_tasks__kept(const struct dtl_tasks *t, size_t i, size_t *told, struct dtl_task_interval *ti)
 {
 	const struct task *k;
 	bool fresh;
@@ -731,9 +728,9 @@ int dtl_tasks__kept(struct dtl_tasks *t, size_t i, struct dtl_task_interval *ti)
 	if (!t->keep || i >= t->ntask)
 		return 0;
 	k = &t->task[i];
-	fresh = i >= t->told;	/* a row with nothing yet is still a row */
+	fresh = i >= *told;	/* a row with nothing yet is still a row */
 	if (fresh)
-		t->told = i + 1;
+		*told = i + 1;
 	/* a woken task may take steal without a dispatch of its own */
 	if (!fresh && !k->last.dispatches && !k->last.steal_raw && !k->last.steal_ticks &&
 	    !k->run_last && !k->invol_last)

@@ -84,14 +84,15 @@ int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
 		   struct dtl_task_pc *out, int max, uint64_t *user, uint64_t *all);
 
 /*
- * For a summary recording: from now on each interval's end keeps what each
- * task's came to; -1 out of memory. dtl_tasks__kept(): task i (i below
- * dtl_tasks__count()) of the last ended interval into *ti (its pointers live
- * until the next interval ends): 1 when it has something to say (figures, or
- * it is new since the last call), else 0.
+ * For summaries (a recording, a service's stream): from now on each
+ * interval's end keeps what each task's came to. dtl_tasks__kept(): task i
+ * (i below dtl_tasks__count()) of the last ended interval into *ti (its
+ * pointers live until the next interval ends): 1 when it has something to
+ * say (figures, or it is new to the reader whose cursor *told counts the
+ * tasks named to it, 0 for a new file or stream), else 0.
  */
-int dtl_tasks__keep(struct dtl_tasks *t);
-int dtl_tasks__kept(struct dtl_tasks *t, size_t i, struct dtl_task_interval *ti);
+void dtl_tasks__keep(struct dtl_tasks *t);
+int dtl_tasks__kept(const struct dtl_tasks *t, size_t i, size_t *told, struct dtl_task_interval *ti);
 /* A summary's task interval, folded into the current interval as its entries were. */
 void dtl_tasks__add_interval(struct dtl_tasks *t, const struct dtl_task_interval *ti);
 

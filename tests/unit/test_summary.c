@@ -343,10 +343,10 @@ TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
 	struct dtl_task_interval ti;
 	uint8_t buf[48 * 64];
 	uint64_t t = 1000;
-	size_t told = 0;
+	size_t told = 0, cur = 0, other = 0;
 
-	CHECK_EQ(dtl_tasks__keep(a), 0);
-	CHECK_EQ(dtl_tasks__kept(b, 0, &ti), 0);
+	dtl_tasks__keep(a);
+	CHECK_EQ(dtl_tasks__kept(b, 0, &other, &ti), 0);
 	for (int iv = 0; iv < 3; iv++) {
 		for (unsigned int c = 0; c < 2; c++) {
 			size_t n = 0;
@@ -375,7 +375,7 @@ TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
 		t += 2000;
 		dtl_tasks__end_interval(a, 0.002, DTL_MASK_ALL);
 		for (size_t i = 0; i < dtl_tasks__count(a, DTL_TASKS_BY_TASK); i++)
-			if (dtl_tasks__kept(a, i, &ti)) {
+			if (dtl_tasks__kept(a, i, &cur, &ti)) {
 				dtl_tasks__add_interval(b, &ti);
 				told++;
 			}
@@ -386,7 +386,11 @@ TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
 	/* a task with nothing in an interval is told only once, when it is new */
 	dtl_tasks__end_interval(a, 0.002, DTL_MASK_ALL);
 	for (size_t i = 0; i < dtl_tasks__count(a, DTL_TASKS_BY_TASK); i++)
-		CHECK_EQ(dtl_tasks__kept(a, i, &ti), 0);
+		CHECK_EQ(dtl_tasks__kept(a, i, &cur, &ti), 0);
+	/* a reader new to the table is told every task, each once */
+	for (size_t i = 0; i < dtl_tasks__count(a, DTL_TASKS_BY_TASK); i++)
+		CHECK_EQ(dtl_tasks__kept(a, i, &other, &ti), 1);
+	CHECK_EQ(other, dtl_tasks__count(a, DTL_TASKS_BY_TASK));
 	dtl_tasks__delete(a);
 	dtl_tasks__delete(b);
 }
