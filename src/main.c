@@ -70,7 +70,7 @@ static int run(struct dtl_loop *l, const struct dtl_opts *o)
 {
 	struct dtl_view *v;
 
-	if (o->listen || o->textfile) {
+	if (o->listen || o->textfile || o->serve) {
 		v = dtl_exporter__open(o->listen, o->web_config, o->textfile);
 		return v ? dtl_exporter__close(v, dtl_loop__run(l, v)) : 2;
 	}

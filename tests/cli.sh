@@ -776,6 +776,61 @@ expect_error "--incidents without --summary" "--incidents keeps raw entries besi
 expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
 expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0
 
+# --- --serve and --attach: one reader of the DTL, viewers on its socket with the rows a direct
+# run records for the same intervals (CPUs, tasks), several at once, a slow one dropped from
+# but never slowing it, refused to whom may not read the DTL
+sv=$(mktemp -d /tmp/dtltop-serve.XXXXXX)
+chmod 755 "$sv"
+sock=$sv/s.sock
+timeout 8 "$DTLTOP" --no-config --sim=vcpus=8,tasks=db:3:/db.slice+web:2 -d 0.25 --serve --socket "$sock" \
+	-w "$sv/srv.dtl" --summary 2>"$sv/srv.err" &
+srv=$!
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+"$DTLTOP" --no-config --attach="$sock" -b --csv -n 6 --group=task -o "$sv/task.csv" 2>"$sv/a1.err" &
+a1=$!
+"$DTLTOP" --no-config --socket "$sock" --attach -b --csv -n 6 -o "$sv/cpu.csv" 2>"$sv/a2.err"
+rc2=$?
+wait $a1
+rc1=$?
+out=$(runuser -u nobody -- "$DTLTOP" --no-config --attach="$sock" -b -n 1 2>&1 >/dev/null)
+[ $? = 2 ] && grep -q "cannot attach to $sock: permission denied" <<<"$out" && ok || fail "nobody attached: $out"
+out=$("$DTLTOP" --no-config --sim -d 0.25 --serve --socket "$sock" 2>&1)
+[ $? = 2 ] && grep -q "a dtltop service listens there already" <<<"$out" && ok || fail "a second service: $out"
+wait $srv
+[ $rc1 = 0 ] && [ $rc2 = 0 ] && [ ! -s "$sv/a1.err" ] && [ ! -s "$sv/a2.err" ] && [ ! -e "$sock" ] && ok ||
+	fail "viewers: exit $rc1 $rc2, $(cat "$sv/a1.err" "$sv/a2.err"), socket left: $(ls "$sv")"
+for g in task cpu; do
+	"$DTLTOP" --no-config -r "$sv/srv.dtl" -b --csv --group=$g -o "$sv/all-$g.csv"
+	n=$(($(wc -l <"$sv/$g.csv") - 1))
+	tail -n +2 "$sv/$g.csv" | cmp -s - <(grep -F -f <(tail -n +2 "$sv/$g.csv" | cut -d, -f1 | sort -u) "$sv/all-$g.csv") &&
+		[ "$n" -ge 6 ] && ok || fail "--group=$g: the attached rows are not the service's recording's ($n rows)"
+done
+grep -q ',db\[' "$sv/task.csv" && ok || fail "no task rows attached"
+# the service goes away: the viewer says so, exit 1
+timeout 2 "$DTLTOP" --no-config --sim=vcpus=4 -d 0.25 --serve --socket "$sock" 2>/dev/null &
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+out=$("$DTLTOP" --no-config --attach="$sock" -b --csv 2>&1 >/dev/null)
+[ $? = 1 ] && [ "$out" = "dtltop: the service at $sock went away" ] && ok || fail "a service gone: $out"
+wait
+# a viewer stopped a while: the service runs on, drops its intervals, counts them and tells it
+timeout 14 "$DTLTOP" --no-config --sim=vcpus=64 -d 0.05 --serve --socket "$sock" 2>/dev/null &
+srv=$!
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+"$DTLTOP" --no-config --attach="$sock" -b --csv -o "$sv/slow.csv" 2>"$sv/slow.err" &
+a1=$!
+sleep 1
+kill -STOP $a1
+sleep 6
+kill -CONT $a1
+wait $a1 $srv
+grep -q "the service dropped [0-9]* intervals this viewer was too slow to take" "$sv/slow.err" &&
+	awk -F, 'NR > 1 && $3 == "all" { n++; if ($8 < 0 || $8 > 100) bad++ } END { exit !(n > 100 && !bad) }' "$sv/slow.csv" &&
+	ok || fail "a slow viewer: $(head -3 "$sv/slow.err")"
+expect_error "--attach nowhere" "cannot attach to $sv/none.sock: no dtltop service there" --no-config --attach="$sv/none.sock" -b -n 1
+expect_error "--serve with -b" "--serve has no output of its own" --no-config --sim --serve --socket "$sock" -b
+expect_error "--socket alone" "--socket is --serve's or --attach's" --no-config --sim --socket "$sock" -b
+rm -rf "$sv"
+
 # --- hostile names (tests/data/hostile-names.dtl: ESC, OSC, C1, bytes that are not UTF-8, quotes,
 # backslashes, newlines, beside valid UTF-8) come out cleaned through every output, each passing
 # its strict parser

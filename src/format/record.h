@@ -73,6 +73,7 @@ enum dtl_rec_kind {
 	DTL_REC_COUNTS = 14,		/* cpu, its interval's counts: a summary's (3.0, summary.c) */
 	DTL_REC_TASK = 15,		/* a task's interval's counts: a summary's who pays (3.0) */
 	DTL_REC_INCIDENT = 16,		/* text: why, a tab, the raw recording written of it (3.0) */
+	DTL_REC_DROPPED = 17,		/* intervals a service dropped for this slow viewer so far */
 };
 
 struct dtl_rec_event {
@@ -99,11 +100,13 @@ struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
 					       const struct dtl_rec_meta *m,
 					       char *err, size_t errlen);
 /*
- * The same into memory: each data chunk whole (its header and payload, as
- * a file holds it) to sink(ctx, chunk, len) as a tick or the size ends it;
- * compressed on the caller's thread. For a ring of the last minutes.
+ * The same into memory: the file's bytes as a file holds them, in pieces
+ * to sink(ctx, what, bytes, len): the file header (what 0), the header
+ * chunk (1), then each data chunk whole (2) as a tick or the size ends it;
+ * compressed on the caller's thread. For a ring of the last minutes, or a
+ * stream to a viewer. A sink's -1 is the writer's error (ENOMEM).
  */
-typedef int (*dtl_rec_sink)(void *ctx, const uint8_t *chunk, size_t len);
+typedef int (*dtl_rec_sink)(void *ctx, int what, const uint8_t *bytes, size_t len);
 struct dtl_rec_writer *dtl_rec_writer__open_sink(const struct dtl_rec_meta *m, dtl_rec_sink sink,
 						 void *ctx, char *err, size_t errlen);
 /*
@@ -133,6 +136,12 @@ int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 /* A CPU's interval as counts (a summary's: meta's summary set); nothing when all are 0. */
 int dtl_rec_writer__counts(struct dtl_rec_writer *w, unsigned int cpu,
 			   const struct dtl_interval_cpu *k, unsigned int flags);
+/*
+ * A service's stream: the intervals this viewer was too slow for, so far,
+ * and where the interval that follows begins (the reader's end_tb), which
+ * its window starts at rather than at the last one it had.
+ */
+int dtl_rec_writer__dropped(struct dtl_rec_writer *w, uint64_t n, uint64_t start_tb);
 /* An incident: "why<TAB>FILE", the raw recording of the minutes before it (a summary's). */
 int dtl_rec_writer__incident(struct dtl_rec_writer *w, const char *note);
 /* A task's interval (a summary's who pays). */

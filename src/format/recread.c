@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -448,9 +449,11 @@ int dtl_rec_reader__next(struct dtl_rec_reader *r, struct dtl_rec_event *ev)
 		case DTL_REC_CPU:
 		case DTL_REC_VPA_STEAL:
 		case DTL_REC_STAT_STEAL:
+		case DTL_REC_DROPPED:
 			if (body < 8)
 				continue;
 			ev->value = get64(p);
+			ev->end_tb = body >= 16 ? get64(p + 8) : 0;
 			return 1;
 		case DTL_REC_SWITCHES:
 			if (unpack_switches(r, p, body, ev))
@@ -495,6 +498,12 @@ bool dtl_rec_reader__ready(struct dtl_rec_reader *r)
 
 	if (r->done || r->pend || r->pos < r->len)
 		return true;
+	/* a stream (a service's socket, unbuffered): ready once its next bytes are there */
+	if (fd >= 0 && !r->seekable) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+
+		return poll(&pfd, 1, 0) > 0;
+	}
 	if (fd < 0 || fstat(fd, &st) || pread(fd, hdr, sizeof(hdr), (off_t)r->off) != sizeof(hdr))
 		return false;
 	/* a header that is not one is damage, for next() to say; a whole chunk is read */

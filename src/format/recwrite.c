@@ -101,9 +101,7 @@ static int write_stored(struct dtl_rec_writer *w, int type, int codec, size_t zl
 	uint8_t hdr[CHUNK_HDR];
 
 	if (w->fd < 0) {
-		/* a sink takes data chunks whole, its header in front */
-		if (type != CHUNK_DATA)
-			return 0;
+		/* a sink takes chunks whole, their header in front */
 		if (w->zcap < zlen + CHUNK_HDR) {
 			uint8_t *p = realloc(w->z, zlen + CHUNK_HDR);
 
@@ -123,7 +121,7 @@ static int write_stored(struct dtl_rec_writer *w, int type, int codec, size_t zl
 		put32(w->z + 12, (uint32_t)len);
 		put32(w->z + 16, (uint32_t)crc32(0, w->z + CHUNK_HDR, (uInt)zlen));
 		put32(w->z + 20, (uint32_t)crc32(0, w->z, 20));
-		if (w->sink(w->sink_ctx, w->z, CHUNK_HDR + zlen)) {
+		if (w->sink(w->sink_ctx, type, w->z, CHUNK_HDR + zlen)) {
 			*err = ENOMEM;
 			return -1;
 		}
@@ -289,7 +287,7 @@ static int value(struct dtl_rec_writer *w, int kind, unsigned int cpu, uint64_t 
 }
 
 static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_rec_meta *m,
-				     char *err, size_t errlen)
+				     dtl_rec_sink sink, void *ctx, char *err, size_t errlen)
 {
 	struct dtl_rec_writer *w = calloc(1, sizeof(*w));
 	uint8_t hdr[FILE_HDR] = { 0 };
@@ -306,12 +304,15 @@ static struct dtl_rec_writer *start(int fd, const char *name, const struct dtl_r
 		return NULL;
 	}
 	w->fd = fd;
+	w->sink = sink;
+	w->sink_ctx = ctx;
 	snprintf(w->path, sizeof(w->path), "%s", name);
 	memcpy(hdr, FILE_MAGIC, 8);
 	put16(hdr + 8, m->summary ? DTL_REC_SUMMARY_MAJOR : DTL_REC_MAJOR);
 	put16(hdr + 10, m->summary ? 0 : DTL_REC_MINOR);
 	dtl_rec_meta__text(m, text, textlen);
 	if ((fd >= 0 && write_all(w, hdr, sizeof(hdr), &w->err)) ||
+	    (fd < 0 && sink(ctx, 0, hdr, sizeof(hdr)) && (w->err = ENOMEM)) ||
 	    write_meta(w, (const uint8_t *)text, strlen(text), &w->err)) {
 		snprintf(err, errlen, "writing %s: %s", name, strerror(w->err));
 		if (w->fd >= 0)
@@ -345,7 +346,7 @@ struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_r
 		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	w = start(fd, path, m, err, errlen);
+	w = start(fd, path, m, NULL, NULL, err, errlen);
 	if (!w)
 		unlink(path);
 	return w;
@@ -354,13 +355,7 @@ struct dtl_rec_writer *dtl_rec_writer__open(const char *path, const struct dtl_r
 struct dtl_rec_writer *dtl_rec_writer__open_sink(const struct dtl_rec_meta *m, dtl_rec_sink sink,
 						 void *ctx, char *err, size_t errlen)
 {
-	struct dtl_rec_writer *w = start(-1, "(memory)", m, err, errlen);
-
-	if (w) {
-		w->sink = sink;
-		w->sink_ctx = ctx;
-	}
-	return w;
+	return start(-1, "(memory)", m, sink, ctx, err, errlen);
 }
 
 int dtl_rec_writer__chunk(struct dtl_rec_writer *w, const uint8_t *chunk, size_t len)
@@ -387,7 +382,7 @@ struct dtl_rec_writer *dtl_rec_writer__open_fd(int fd, const char *name,
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		return NULL;
 	}
-	return start(mine, name, m, err, errlen);
+	return start(mine, name, m, NULL, NULL, err, errlen);
 }
 
 int dtl_rec_writer__entries(struct dtl_rec_writer *w, unsigned int cpu, const uint8_t *data,
@@ -431,6 +426,17 @@ int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ga
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask)
 {
 	return value(w, DTL_REC_MASK, 0, mask);
+}
+
+int dtl_rec_writer__dropped(struct dtl_rec_writer *w, uint64_t n, uint64_t start_tb)
+{
+	uint8_t *p = record(w, DTL_REC_DROPPED, 0, 16);
+
+	if (!p)
+		return -1;
+	put64(p, n);
+	put64(p + 8, start_tb);
+	return 0;
 }
 
 int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)

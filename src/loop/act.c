@@ -43,6 +43,7 @@ static void set_mask(struct dtl_loop *l, unsigned int mask)
 		snprintf(l->status, sizeof(l->status), "event mask now %s (0x%x) %s: "
 			 "figures complete from the next interval", text, mask, where);
 	loop_rec_mask(l, mask);
+	loop_serve_mask(l, mask);
 }
 
 /* The rows on screen, through the export format's writer, into the current directory. */

@@ -46,11 +46,14 @@ static struct ring_iv *iv_at(struct incidents *in, size_t i)
 	return &in->iv[(in->first + i) % in->cap];
 }
 
-static int sink(void *ctx, const uint8_t *chunk, size_t len)
+static int sink(void *ctx, int what, const uint8_t *chunk, size_t len)
 {
 	struct incidents *in = ctx;
-	struct ring_iv *v = iv_at(in, in->n - 1);
+	struct ring_iv *v;
 
+	if (what != 2 || !in->n)
+		return 0;	/* each file gets a header of its own when written */
+	v = iv_at(in, in->n - 1);
 	if (v->len + len > v->cap) {
 		size_t cap = v->cap ? v->cap : 1 << 16;
 		uint8_t *p;

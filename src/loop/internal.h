@@ -42,7 +42,11 @@ struct dtl_loop {
 	char rec_rate[80];
 	size_t rec_told;		/* a summary's tasks named in its file so far */
 	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
-	char incident[600];		/* the interval's incident, for the views: "why\tFILE", or "" */
+	char incident[600];
+	struct serve *serve;		/* --serve: the viewers attached (serve.c) */
+	uint64_t dropped_seen;		/* --attach: the service's drops told so far */
+	bool gone_said;			/* --attach: "the service went away" is on stderr */
+	char lparcfg_text[4096];	/* the last lparcfg read, for a viewer's summary */		/* the interval's incident, for the views: "why\tFILE", or "" */
 	struct dtl_cpuset recorded_cpus;	/* what the recording knows is online */
 	/* the kernel symbols the recording carries (recsyms.c) */
 	uint64_t *rec_sym_seen;		/* functions' addresses + 1, open addressing */
@@ -156,6 +160,13 @@ struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);
 int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_incident_close(struct dtl_loop *l);
 void loop_lpar_fill(struct dtl_row *r, const struct dtl_lpar_figs *f);
+/* --serve (serve.c): each interval as a summary to the viewers attached to its socket. */
+int loop_serve_open(struct dtl_loop *l, char *err, size_t errlen);
+void loop_serve_tick(struct dtl_loop *l, uint64_t ts, double secs);
+void loop_serve_poll(struct dtl_loop *l);
+void loop_serve_mask(struct dtl_loop *l, unsigned int mask);
+void loop_serve_cpu(struct dtl_loop *l, unsigned int cpu, bool on);
+void loop_serve_close(struct dtl_loop *l);
 void loop_rec_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 
 #endif

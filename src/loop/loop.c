@@ -78,7 +78,11 @@ static void drain(struct dtl_loop *l)
 	uint64_t last = loop_now(l, CLOCK_MONOTONIC);
 
 	while (!loop_stopped(l) && dtl_source__read(l->src, &c) > 0) {
+		uint64_t tb;
+
 		check_quit(l, &chunks, &last);
+		if (dtl_source__restart(l->src, &tb))
+			dtl_stats__restart_at(l->stats, tb);
 		sync_mask(l);
 		loop_rec_chunk(l, &c);
 		loop_witness_chunk(l, &c);
@@ -119,6 +123,7 @@ void loop_sync_online(struct dtl_loop *l)
 
 		dtl_stats__set_online(l->stats, cpu, on);
 		loop_rec_cpu(l, cpu, on);
+		loop_serve_cpu(l, cpu, on);
 	}
 	/* the VPs change only with the CPUs: counted here, not at every frame */
 	l->nr_vps = dtl_source__topo(l->src)->known ?
@@ -145,6 +150,7 @@ static void read_lparcfg(struct dtl_loop *l, bool record)
 
 	l->lparcfg_prev = l->lparcfg;
 	if (text) {
+		snprintf(l->lparcfg_text, sizeof(l->lparcfg_text), "%.4095s", text);
 		dtl_sys__parse_lparcfg(text, &l->lparcfg);
 		if (record)
 			loop_rec_lparcfg(l, text);
@@ -276,6 +282,20 @@ void loop_redraw(struct dtl_loop *l)
 	present(l, l->table.ts_ns, false);
 }
 
+/* Attached, and too slow for the service a while: it dropped intervals of this viewer's. */
+static void say_dropped(struct dtl_loop *l)
+{
+	uint64_t n = dtl_source__dropped(l->src);
+
+	if (n == l->dropped_seen)
+		return;
+	l->dropped_seen = n;
+	snprintf(l->status, sizeof(l->status), "the service dropped %llu interval%s this viewer was "
+		 "too slow to take", (unsigned long long)n, n == 1 ? "" : "s");
+	if (!loop_interactive(l))
+		fprintf(stderr, "dtltop: %s\n", l->status);
+}
+
 /* A summary's incident, replayed: the status line says what and where its raw entries are. */
 static void say_incident(struct dtl_loop *l, uint64_t ts)
 {
@@ -331,7 +351,9 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	read_lparcfg(l, true);
 	*ts = dtl_source__clock(l->src, &clk_ns) ? clk_ns : loop_now(l, CLOCK_REALTIME);
 	say_incident(l, *ts);
+	say_dropped(l);
 	loop_rec_tick(l, *ts, secs, end_tb);
+	loop_serve_tick(l, *ts, secs);
 	l->shown++;
 	return true;
 }
@@ -369,6 +391,7 @@ static bool wait_interval(struct dtl_loop *l, uint64_t deadline)
 		} else {
 			dtl_source__poll(l->src, ms);
 		}
+		loop_serve_poll(l);
 		drain(l);
 	}
 	return !loop_stopped(l);
@@ -380,6 +403,15 @@ static bool ended(struct dtl_loop *l)
 	const char *warning;
 
 	dtl_source__ended(l->src, &warning);
+	if (l->o.src.attach) {
+		/* not a recording's end: the service stopped (or dropped this viewer) */
+		snprintf(l->status, sizeof(l->status), "the service at %.400s went away", l->o.src.replay);
+		if (!loop_interactive(l))
+			fprintf(stderr, "dtltop: %s\n", l->status);
+		l->gone_said = !loop_interactive(l);
+		l->exit_code = 1;
+		return true;
+	}
 	if (!loop_interactive(l)) {
 		if (warning)
 			fprintf(stderr, "dtltop: warning: %s\n", warning);
@@ -499,7 +531,8 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 		snprintf(err, errlen, "out of memory");
 		goto fail_stats;
 	}
-	if (o->write && loop_rec_open(l, err, errlen))
+	/* the socket first: a service refused leaves no recording behind */
+	if (loop_serve_open(l, err, errlen) || (o->write && loop_rec_open(l, err, errlen)))
 		goto fail_stats;
 	loop_start_stats(l);
 	loop_sync_online(l);
@@ -522,6 +555,8 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 	return l;
 
 fail_stats:
+	loop_incident_close(l);
+	loop_serve_close(l);
 	dtl_syms__delete(l->syms);
 	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
@@ -555,7 +590,10 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 		loop_rec_drop_empty(l);
 	if (!rc)
 		rc = l->exit_code;
+	if (l->o.src.attach && l->exit_code && !l->gone_said)
+		fprintf(stderr, "dtltop: %s\n", l->status);	/* the TUI has ended: said where it stays */
 	loop_incident_close(l);
+	loop_serve_close(l);
 	loop_witness_close(l);
 	loop_statw_close(l);
 	loop_smooth_free(l);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../dtl/dtl.h"
+#include "../platform/usock.h"
 #include "../view/columns.h"
 #include "rows.h"
 
@@ -53,6 +54,22 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		o->sort_col = dtl_cols__find("steal_us");
 	if ((o->rotate_bytes || o->rotate_s) && !o->write) {
 		snprintf(err, errlen, "--rotate needs -w FILE");
+		return -1;
+	}
+	if (o->src.attach && !o->src.replay)
+		o->src.replay = o->socket ? o->socket : DTL_USOCK_DEFAULT;
+	if (o->socket && !o->serve && !o->src.attach) {
+		snprintf(err, errlen, "--socket is --serve's or --attach's");
+		return -1;
+	}
+	if (o->serve && (o->batch || o->output || o->have_format || o->report)) {
+		snprintf(err, errlen, "--serve has no output of its own: -b, -o, --format and --report "
+			 "are a viewer's (dtltop --attach)");
+		return -1;
+	}
+	if (o->src.attach && (o->write || o->serve || o->begin || o->end)) {
+		snprintf(err, errlen, "--attach shows the service's intervals as they come: -w, --serve, "
+			 "--begin and --end are the service's or a replay's");
 		return -1;
 	}
 	if (o->summary && !o->write) {

@@ -83,6 +83,16 @@ static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen
 #define ROTATE_MAX_BYTES 1e18
 #define ROTATE_MAX_S (100.0 * 365 * 86400)
 
+static int set_socket(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (!a[0] || strlen(a) > 107) {
+		snprintf(err, errlen, "bad --socket '%.200s' (a path of 1 to 107 bytes)", a);
+		return -1;
+	}
+	o->socket = a;
+	return 0;
+}
+
 /* TIME[,COUNT[,SIZE]]: the ring's minutes, the files kept, the ring's bytes at most. */
 static int set_incidents(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
@@ -465,6 +475,11 @@ static const struct opt opts[] = {
 	  PARSE(set_rotate), NULL },
 	{ "summary", 0, NO, NULL, NULL, "with -w: record each interval's figures, not its entries "
 	  "(a day in megabytes; no raw entries to replay or convert)", FLAG(summary), NULL },
+	{ "serve", 0, NO, NULL, NULL, "be the partition's one DTL reader: no output of its own "
+	  "(beside --listen, --textfile, -w), each interval to the viewers attached to its socket "
+	  "(dtltop --attach)", FLAG(serve), NULL },
+	{ "socket", 0, REQ, "PATH", NULL, "--serve's and --attach's socket (default "
+	  "/run/dtltop/dtltop.sock)", PARSE(set_socket), NULL },
 	{ "incidents", 0, REQ, "TIME[,COUNT[,SIZE]]", NULL, "with --summary: keep the last TIME (5m) of "
 	  "raw entries in memory, at most SIZE (256M), and write them to FILE.incident.N when the "
 	  "partition turns capped, starved or VP-limited, its p99 wait critical, or entries are "

@@ -72,6 +72,8 @@ struct dtl_source {
 	const char *kallsyms_none;	/* with none of its own: why not this machine's either, or NULL */
 	double recorded_interval_s;	/* a recording's -d, for pacing a replay */
 	bool summary;			/* a summary recording: intervals as counts, no entries */
+	uint64_t dropped;		/* an attached viewer's intervals the service dropped */
+	uint64_t restart_tb;		/* after drops: where the next interval begins; 0 none */
 	char incident[600];		/* a summary's incident read since last asked: "why\tFILE", or "" */
 	char detail[512];
 	struct dtl_topo topo;		/* set by the backend; live ones get sysfs' */

@@ -196,6 +196,18 @@ const char *dtl_source__incident(struct dtl_source *src, char *buf, size_t len)
 	return buf;
 }
 
+uint64_t dtl_source__dropped(const struct dtl_source *src)
+{
+	return src->dropped;
+}
+
+bool dtl_source__restart(struct dtl_source *src, uint64_t *tb)
+{
+	*tb = src->restart_tb;
+	src->restart_tb = 0;
+	return *tb != 0;
+}
+
 bool dtl_source__summary(const struct dtl_source *src)
 {
 	return src->summary;

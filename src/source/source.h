@@ -32,6 +32,7 @@ struct dtl_source_opts {
 	double speed;			/* replay speed; 0 = as fast as possible */
 	bool have_speed;
 	bool replay_follow;		/* --follow: a recording played as it is written */
+	bool attach;			/* --attach: replay is a service's socket (--serve) */
 	const char *kallsyms;		/* --kallsyms FILE: a replay's kernel symbols */
 	double replay_interval_s;	/* -d, for cutting a perf.data into intervals */
 	bool no_tasks;			/* --no-tasks: no switch stream (perf, debugfs) */
@@ -107,6 +108,10 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/* --attach: intervals the service dropped because this viewer was slow, so far. */
+uint64_t dtl_source__dropped(const struct dtl_source *src);
+/* After drops: where the next interval begins, once (its window starts there). */
+bool dtl_source__restart(struct dtl_source *src, uint64_t *tb);
 /* A summary's incident read since the last call ("why<TAB>FILE" into buf), else NULL. */
 const char *dtl_source__incident(struct dtl_source *src, char *buf, size_t len);
 /* A summary recording's replay: intervals come as counts (dtl_chunk.counts), never entries. */

@@ -387,6 +387,11 @@ void dtl_stats__start_at(struct dtl_stats *s, uint64_t tb)
 	s->win_start = s->origin = tb;
 }
 
+void dtl_stats__restart_at(struct dtl_stats *s, uint64_t tb)
+{
+	s->win_start = tb;
+}
+
 void dtl_stats__end_at(struct dtl_stats *s, uint64_t tb)
 {
 	s->win_end = tb;

@@ -132,6 +132,8 @@ void dtl_stats__set_mask(struct dtl_stats *s, unsigned int mask);
  * then stands in for the end, and the first interval is clipped to its length.
  */
 void dtl_stats__start_at(struct dtl_stats *s, uint64_t tb);
+/* The interval under way begins at tb, not where the last ended (intervals were dropped). */
+void dtl_stats__restart_at(struct dtl_stats *s, uint64_t tb);
 void dtl_stats__end_at(struct dtl_stats *s, uint64_t tb);
 
 void dtl_stats__end_interval(struct dtl_stats *s, double interval_s);

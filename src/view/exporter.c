@@ -107,8 +107,8 @@ static int exporter_show(struct dtl_view *v, const struct dtl_model *m, bool fre
 	size_t prom_len = 0, om_len = 0;
 	char *prom, *om = NULL;
 
-	if (!fresh && m->intervals)
-		return 0;
+	if ((!fresh && m->intervals) || (!e->http && !e->dir))
+		return 0;	/* --serve alone: its viewers show it */
 	prom = render(e, m, false, &prom_len);
 	if (prom && e->http)
 		om = render(e, m, true, &om_len);

@@ -25,7 +25,7 @@ int replay__follow_check(struct replay *p, const struct dtl_source_opts *o, char
 			 size_t errlen)
 {
 	p->follow = o->replay_follow;
-	if (!p->follow || (!p->pipe && !p->converted && p->group == 1))
+	if (!p->follow || (!p->pipe && !p->converted && p->group == 1) || o->attach)
 		return 0;
 	snprintf(err, errlen, "--follow plays a dtltop recording file as it is written, each "
 		 "interval as recorded: %s", p->pipe ? "not a pipe" : p->converted ?

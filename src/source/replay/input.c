@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../format/perfdata.h"
+#include "../../platform/usock.h"
 
 #include "internal.h"
 
@@ -73,6 +74,19 @@ int replay__open_input(struct replay *p, const struct dtl_source_opts *o, char *
 	FILE *conv;
 	int fd;
 
+	if (o->attach) {
+		/* a service's stream: read as it comes, a byte never held back by stdio */
+		fd = dtl_usock__connect(o->replay, err, errlen);
+		p->f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+		if (!p->f) {
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		setvbuf(p->f, NULL, _IONBF, 0);
+		p->pipe = true;
+		return 0;
+	}
 	p->f = fopen(o->replay, "rb");
 	if (!p->f) {
 		snprintf(err, errlen, "%s: %s", o->replay, strerror(errno));

@@ -330,6 +330,10 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			return 1;
 		case DTL_REC_END:
 			continue;
+		case DTL_REC_DROPPED:
+			src->dropped = ev.value;
+			src->restart_tb = ev.end_tb;
+			continue;
 		case DTL_REC_MASK:
 			if (!(ev.value & DTL_MASK_ALL))
 				continue;
@@ -481,6 +485,16 @@ static int opt_follow(struct dtl_source_opts *o, const char *a, char *err, size_
 	return 0;
 }
 
+static int opt_attach(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	o->backend = "replay";
+	o->attach = true;
+	o->replay = a;	/* NULL: --socket's, or the default */
+	o->replay_follow = true;
+	return 0;
+}
+
 static int opt_kallsyms(struct dtl_source_opts *o, const char *a, char *err, size_t errlen)
 {
 	(void)err, (void)errlen;
@@ -495,6 +509,9 @@ static const struct dtl_source_opt replay_opts[] = {
 	  opt_speed },
 	{ "follow", 0, no_argument, NULL, "with -r, play the recording as it is written, as tail -f "
 	  "does (dtltop -w or the exporter's recording): each interval as it comes", opt_follow },
+	{ "attach", 0, optional_argument, "SOCKET", "show what a dtltop --serve on this machine "
+	  "captures (its socket, default /run/dtltop/dtltop.sock or --socket's): the TUI or -b, "
+	  "beside its exporter and recording", opt_attach },
 	{ "kallsyms", 0, required_argument, "FILE", "the recorded machine's /proc/kallsyms, to name "
 	  "where preempts hit in a perf.data (a recording carries its own)", opt_kallsyms },
 	{ NULL, 0, 0, NULL, NULL, NULL },

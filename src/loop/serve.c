@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * serve.c - --serve: the one reader of the partition's DTL hands each
+ * interval, as a summary (src/format/summary.c), to the viewers attached
+ * to its Unix socket (dtltop --attach). A viewer gets a recording's header
+ * as it connects, then each interval's chunk; one that does not read keeps
+ * at most QUEUE_MAX bytes waiting, past which its intervals are dropped,
+ * counted and told to it, and capture never waits for it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../format/summary.h"
+#include "../platform/usock.h"
+#include "../version.h"
+#include "internal.h"
+
+/* A viewer's bytes not yet taken: about 64 intervals, and never past 16 MB. */
+#define QUEUE_MAX (16u << 20)
+#define QUEUE_IVS 64
+#define VIEWERS_MAX 64
+
+struct viewer {
+	int fd;
+	struct dtl_rec_writer *w;	/* the summary, into q */
+	uint8_t *q;
+	size_t off, len, cap;		/* q[off, len) not yet sent */
+	size_t told;			/* tasks named to it */
+	uint64_t dropped;		/* intervals it was too slow for */
+	bool dropping;			/* the interval being written is dropped */
+	bool restate;			/* after drops: the mask and the CPUs again */
+	bool gone;
+};
+
+struct serve {
+	int lfd;
+	char path[108];
+	struct viewer *v[VIEWERS_MAX];	/* each its own: its writer holds it */
+	size_t n;
+	struct dtl_cpuset cpus;		/* what the viewers were told is online */
+	uint64_t start_tb;		/* where the interval being captured began */
+};
+
+/* A viewer's writer hands its bytes here: queued, or dropped past the bound. */
+static int to_viewer(void *ctx, int what, const uint8_t *bytes, size_t len)
+{
+	struct viewer *v = ctx;
+
+	if (v->dropping)
+		return 0;
+	if (what == 2 && (v->len - v->off + len > QUEUE_MAX || v->len - v->off > QUEUE_IVS * len)) {
+		v->dropping = true;	/* the chunk goes; the next interval is told it did */
+		v->dropped++;
+		v->restate = true;
+		return 0;
+	}
+	if (v->off && v->off == v->len)
+		v->off = v->len = 0;
+	if (v->len + len > v->cap) {
+		size_t cap = v->cap ? v->cap : 1 << 16;
+		uint8_t *p;
+
+		while (cap < v->len + len)
+			cap *= 2;
+		p = realloc(v->q, cap);
+		if (!p)
+			return -1;
+		v->q = p;
+		v->cap = cap;
+	}
+	memcpy(v->q + v->len, bytes, len);
+	v->len += len;
+	return 0;
+}
+
+/* As much as the socket takes now; a viewer that left is gone, never a signal. */
+static void send_some(struct viewer *v)
+{
+	while (!v->gone && v->off < v->len) {
+		ssize_t n = send(v->fd, v->q + v->off, v->len - v->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n > 0)
+			v->off += (size_t)n;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		else
+			v->gone = true;
+	}
+}
+
+static void viewer_free(struct viewer *v)
+{
+	char err[128];
+
+	dtl_rec_writer__close(v->w, err, sizeof(err));
+	close(v->fd);
+	free(v->q);
+	free(v);
+}
+
+/* The run's meta as a recording's header says it, where the stream stands now. */
+static void meta_now(struct dtl_loop *l, struct dtl_rec_meta *m, uint64_t ts, uint64_t tb)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->dtltop_version, sizeof(m->dtltop_version), "%s", DTLTOP_VERSION);
+	snprintf(m->host, sizeof(m->host), "%s", loop_host(l));
+	snprintf(m->source, sizeof(m->source), "%s", dtl_source__name(l->src));
+	snprintf(m->detail, sizeof(m->detail), "%s", dtl_source__detail(l->src));
+	if (dtl_source__partition_name(l->src))
+		snprintf(m->partition_name, sizeof(m->partition_name), "%s",
+			 dtl_source__partition_name(l->src));
+	m->tb_freq = dtl_source__tb_freq(l->src);
+	m->start_ns = ts;
+	m->start_tb = tb;
+	m->interval_s = l->o.interval_s;
+	m->mask = dtl_source__mask(l->src);
+	m->nr_cpus = dtl_source__nr_cpus(l->src);
+	m->cpus = *dtl_source__cpus(l->src);
+	m->topo = *dtl_source__topo(l->src);
+	m->core_threads = dtl_source__core_threads(l->src);
+	if (l->lparcfg_text[0])
+		snprintf(m->lparcfg, sizeof(m->lparcfg), "%s", l->lparcfg_text);
+	m->summary = true;
+}
+
+int loop_serve_open(struct dtl_loop *l, char *err, size_t errlen)
+{
+	struct serve *s;
+
+	if (!l->o.serve)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(s->path, sizeof(s->path), "%s", l->o.socket ? l->o.socket : DTL_USOCK_DEFAULT);
+	s->lfd = dtl_usock__listen(s->path, err, errlen);
+	if (s->lfd < 0) {
+		free(s);
+		return -1;
+	}
+	if (dtl_stats__keep(l->stats)) {
+		close(s->lfd);
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (l->tasks)
+		dtl_tasks__keep(l->tasks);
+	s->cpus = *dtl_source__cpus(l->src);
+	if (!dtl_source__tb(l->src, &s->start_tb))
+		s->start_tb = 0;
+	l->serve = s;
+	return 0;
+}
+
+void loop_serve_close(struct dtl_loop *l)
+{
+	struct serve *s = l->serve;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		viewer_free(s->v[i]);
+	close(s->lfd);
+	unlink(s->path);
+	free(s);
+	l->serve = NULL;
+}
+
+/* Viewers that connected since: each gets the header of a summary that starts here. */
+static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t tb)
+{
+	struct dtl_rec_meta m;
+	char err[512];
+	int fd;
+
+	while ((fd = dtl_usock__accept(s->lfd)) >= 0) {
+		struct viewer *v = s->n < VIEWERS_MAX ? calloc(1, sizeof(*v)) : NULL;
+
+		if (!v) {
+			close(fd);	/* the viewer says the service ended on it */
+			continue;
+		}
+		v->fd = fd;
+		meta_now(l, &m, ts, tb);
+		v->w = dtl_rec_writer__open_sink(&m, to_viewer, v, err, sizeof(err));
+		if (!v->w) {
+			close(fd);
+			free(v->q);
+			free(v);
+			continue;
+		}
+		s->v[s->n++] = v;
+		send_some(v);
+	}
+}
+
+/* One viewer's interval: what a summary file holds of it, and a tick. */
+static void interval_to(struct dtl_loop *l, struct viewer *v, uint64_t ts, double secs,
+			uint64_t s_start, uint64_t end_tb)
+{
+	unsigned int flags = dtl_stats__told(l->stats) ? DTL_SUM_TOLD : 0;
+	struct dtl_task_interval ti;
+	int rc = 0;
+
+	v->dropping = false;
+	if (v->restate) {
+		/* what the dropped chunks said of the mask and the CPUs, said again */
+		rc |= dtl_rec_writer__mask(v->w, dtl_source__mask(l->src));
+		for (unsigned int c = 0; c < dtl_source__nr_cpus(l->src); c++)
+			rc |= dtl_rec_writer__cpu(v->w, c, dtl_cpuset__has(dtl_source__cpus(l->src), c));
+		rc |= dtl_rec_writer__dropped(v->w, v->dropped, s_start);
+		v->restate = false;
+	}
+	for (unsigned int c = 0; c < dtl_stats__nr_cpus(l->stats); c++)
+		rc |= dtl_rec_writer__counts(v->w, c, dtl_stats__kept(l->stats, c), flags);
+	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
+		if (dtl_tasks__kept(l->tasks, i, &v->told, &ti))
+			rc |= dtl_rec_writer__task(v->w, &ti);
+	if (l->lparcfg_text[0])
+		rc |= dtl_rec_writer__lparcfg(v->w, l->lparcfg_text);
+	rc |= dtl_rec_writer__tick(v->w, ts, secs, end_tb);
+	if (rc)
+		v->gone = true;	/* out of memory: this viewer goes, the others stay */
+}
+
+void loop_serve_tick(struct dtl_loop *l, uint64_t ts, double secs)
+{
+	struct serve *s = l->serve;
+	uint64_t end_tb = dtl_stats__ended_at(l->stats);
+	size_t n = 0;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		interval_to(l, s->v[i], ts, secs, s->start_tb, end_tb);
+		send_some(s->v[i]);
+	}
+	/* the gone leave; new viewers start after this interval, with its end as their start */
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->v[i]->gone)
+			viewer_free(s->v[i]);
+		else
+			s->v[n++] = s->v[i];
+	}
+	s->n = n;
+	s->start_tb = end_tb;
+	take_new(l, s, ts, end_tb);
+}
+
+/* Between intervals: a viewer slow a moment ago takes what waits now. */
+void loop_serve_poll(struct dtl_loop *l)
+{
+	struct serve *s = l->serve;
+
+	for (size_t i = 0; s && i < s->n; i++)
+		send_some(s->v[i]);
+}
+
+/* The mask changed, or a CPU came or went: every viewer is told as a recording is. */
+void loop_serve_mask(struct dtl_loop *l, unsigned int mask)
+{
+	struct serve *s = l->serve;
+
+	for (size_t i = 0; s && i < s->n; i++)
+		if (dtl_rec_writer__mask(s->v[i]->w, mask))
+			s->v[i]->gone = true;
+}
+
+void loop_serve_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
+{
+	struct serve *s = l->serve;
+
+	if (!s || on == dtl_cpuset__has(&s->cpus, cpu))
+		return;
+	if (on)
+		dtl_cpuset__set(&s->cpus, cpu);
+	else
+		dtl_cpuset__unset(&s->cpus, cpu);
+	for (size_t i = 0; i < s->n; i++)
+		if (dtl_rec_writer__cpu(s->v[i]->w, cpu, on))
+			s->v[i]->gone = true;
+}
