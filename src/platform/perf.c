@@ -10,6 +10,7 @@
  * which we reserve just before and verify with PERF_EVENT_IOC_ID after.
  */
 #include "perf.h"
+#include "usock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +101,11 @@ static void explain_as(int e, const char *what, const char *root, int cpu, char 
 				 "/proc/sys/kernel/perf_event_paranoid does not lift this", who);
 		break;
 	case EBUSY:
+		if (dtl_usock__service(root)) {
+			snprintf(buf, len, "%s: busy: a dtltop service holds it: attach with dtltop "
+				 "--attach", who);
+			break;
+		}
 		if (dtl_sys__read(root, "proc/powerpc/vcpudispatch_stats", vds, sizeof(vds)) >= 0)
 			vstate = strncmp(vds, "off", 3) ? "ENABLED" : "off";
 		snprintf(buf, len, "%s: busy: another DTL user holds it; "

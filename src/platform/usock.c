@@ -42,6 +42,19 @@ int dtl_usock__alive(const char *path)
 	return ok;
 }
 
+int dtl_usock__service(const char *root)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
+	size_t n = strlen(root);
+
+	while (n && root[n - 1] == '/')
+		n--;
+	if (snprintf(path, sizeof(path), "%.*s%s", (int)n, root, DTL_USOCK_DEFAULT) >=
+	    (int)sizeof(path) - 1)
+		return 0;
+	return dtl_usock__alive(path);
+}
+
 /* The socket's directory, made where it is missing (/run/dtltop after a boot). */
 static int make_dir(const char *path, char *err, size_t errlen)
 {

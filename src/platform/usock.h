@@ -23,5 +23,7 @@ int dtl_usock__accept(int lfd);
 int dtl_usock__connect(const char *path, char *err, size_t errlen);
 /* Whether a service listens at path: a direct run that finds the DTL held says so. */
 int dtl_usock__alive(const char *path);
+/* Whether one listens at the default socket under root ("/" or --root's). */
+int dtl_usock__service(const char *root);
 
 #endif

@@ -25,6 +25,7 @@
 #include "../platform/caps.h"
 #include "../platform/ksyms.h"
 #include "../platform/tbclock.h"
+#include "../platform/usock.h"
 #include "backend.h"
 #include "../platform/sys.h"
 #include "taskfeed.h"
@@ -61,6 +62,11 @@ static void busy_hint(const char *root, char *err, size_t errlen, const char *pa
 		vstate = "not visible";
 	else
 		vstate = strncmp(vds, "off", 3) == 0 ? "off" : "enabled";
+	if (dtl_usock__service(root)) {
+		snprintf(err, errlen, "%s: busy: a dtltop service holds it: attach with dtltop --attach",
+			 path);
+		return;
+	}
 	snprintf(err, errlen, "%s: busy: another DTL user holds it (candidates: "
 		 "/proc/powerpc/vcpudispatch_stats [%s], a perf session on vpa_dtl [%s], "
 		 "another reader of this file)", path, vstate,

@@ -145,6 +145,7 @@ TEST(recording_reads_back_every_record_exactly)
 		case DTL_REC_END: T_FAIL("the end marker reached the caller"); break;
 		case DTL_REC_COUNTS:
 		case DTL_REC_INCIDENT:
+		case DTL_REC_DROPPED:
 		case DTL_REC_TASK: T_FAIL("a summary's record in a raw recording"); break;
 		case DTL_REC_STAT_STEAL:
 			CHECK_EQ(ev.cpu, 4);

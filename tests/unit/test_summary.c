@@ -5,11 +5,17 @@
  */
 #include "t.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dtl/dtl.h"
 #include "format/record.h"
 #include "format/summary.h"
+#include "platform/perf.h"
+#include "platform/usock.h"
 #include "stats/counts.h"
 #include "stats/task.h"
 #include "fakeroot.h"
@@ -393,4 +399,62 @@ TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
 	CHECK_EQ(other, dtl_tasks__count(a, DTL_TASKS_BY_TASK));
 	dtl_tasks__delete(a);
 	dtl_tasks__delete(b);
+}
+
+/*
+ * The service's socket: made 0600 under a directory made for it, refused
+ * where a service listens or where something else lies, a dead one's
+ * replaced; a direct run finding the DTL busy names the service.
+ */
+TEST(serve_socket_is_root_s_one_and_names_the_holder)
+{
+	char root[] = "/tmp/dtltop-usock.XXXXXX", path[256], err[512], buf[512];
+	struct stat st;
+	int fd, again, cfd;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(path, sizeof(path), "%s/run", root);
+	CHECK(mkdir(path, 0755) == 0);	/* /run is there; /run/dtltop after a boot is not */
+	snprintf(path, sizeof(path), "%s%s", root, DTL_USOCK_DEFAULT);
+	CHECK(!dtl_usock__service(root));
+	dtl_perf__explain(EBUSY, root, 0, buf, sizeof(buf));
+	CHECK(strstr(buf, "busy: another DTL user holds it") != NULL);
+	fd = dtl_usock__listen(path, err, sizeof(err));
+	CHECK(fd >= 0);
+	CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0600);
+	CHECK(dtl_usock__service(root));
+	dtl_perf__explain(EBUSY, root, 0, buf, sizeof(buf));
+	CHECK_CONTAINS(buf, "busy: a dtltop service holds it: attach with dtltop --attach");
+	again = dtl_usock__listen(path, err, sizeof(err));
+	CHECK_EQ(again, -1);
+	CHECK_CONTAINS(err, "a dtltop service listens there already");
+	cfd = dtl_usock__connect(path, err, sizeof(err));
+	CHECK(cfd >= 0);
+	/* the probes above connected too (a service frees them at its next tick), then none waits */
+	for (int i = 0, a; i < 8 && (a = dtl_usock__accept(fd)) >= 0; i++)
+		close(a);
+	CHECK_EQ(dtl_usock__accept(fd), -1);	/* never blocks */
+	close(cfd);
+	close(fd);	/* a service killed: its socket file stays, stale */
+	CHECK(!dtl_usock__service(root));
+	fd = dtl_usock__listen(path, err, sizeof(err));
+	CHECK(fd >= 0);
+	close(fd);
+	unlink(path);
+	CHECK_EQ(dtl_usock__connect(path, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "no dtltop service there (start one with dtltop --serve)");
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	CHECK_EQ(dtl_usock__listen(path, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "exists and is not a socket");
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s/run/dtltop", root);
+	rmdir(buf);
+	snprintf(buf, sizeof(buf), "%s/run", root);
+	rmdir(buf);
+	rmdir(root);
+	memset(buf, 'x', 200);
+	buf[200] = '\0';
+	CHECK_EQ(dtl_usock__listen(buf, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "bad socket path");
 }
