@@ -320,6 +320,30 @@ expect "^postgres\\[1000\\] +$(tdisp 66 'postgres[1000]') " "from a mark into th
 keys q
 [ ! -s "$tmp/stderr-marks" ] && ok || fail "T from a mark: $(cat "$tmp/stderr-marks")"
 
+# --attach: the TUI on a service's intervals; v reaches the task rows; the mask and going back
+# are the service's, each refused with its reason; the service gone, the viewer says so, exit 1
+T kill-server 2>/dev/null
+sock="$sock-attach"
+asock=$tmp/attach.sock
+"$DTLTOP" --no-config --sim=vcpus=4,tasks=postgres:3:/db.service+nginx:2 -d 0.3 --serve --socket "$asock" \
+	2>"$tmp/serve.err" &
+srv=$!
+for _ in $(seq 50); do [ -S "$asock" ] && break; sleep 0.1; done
+T new-session -d -s t -x 150 -y 40 "$DTLTOP --no-config --attach=$asock --no-color 2>$tmp/stderr-att; echo exit \$?; sleep 30"
+expect '^ +0 +[0-9]' "attached: rows come"
+expect "replay of the summary $asock" "attached: the header names the socket"
+keys v v
+expect '^postgres\[[0-9]+\] +[0-9]' "attached: v reaches the tasks"
+keys c
+expect "attached: the mask is the service's" "attached: c refused with the reason"
+keys T
+expect "attached: the service's intervals go by as they come" "attached: T refused with the reason"
+kill $srv
+wait $srv
+expect '^exit 1' "the service gone: the viewer ends, exit 1"
+grep -q "the service at $asock went away" "$tmp/stderr-att" && ok || fail "the viewer did not say: $(cat "$tmp/stderr-att")"
+[ ! -s "$tmp/serve.err" ] && ok || fail "the service: $(cat "$tmp/serve.err")"
+
 # a mask change while recording: the screen says what is left out, and the
 # recording keeps the mask per interval, so its replay says it too
 T kill-server 2>/dev/null

@@ -13,6 +13,9 @@
 /* Why a move is refused here, or NULL. */
 static const char *refused(const struct dtl_loop *l)
 {
+	if (l->o.src.attach)
+		return "attached: the service's intervals go by as they come (its summary recording "
+		       "goes back: dtltop -r)";
 	if (l->rec)
 		return "t, T and b are off while writing a recording (-w)";
 	if (!dtl_source__recorded(l->src))
@@ -154,7 +157,9 @@ void loop_seek(struct dtl_loop *l, uint64_t target, uint64_t at_ns)
 void loop_step_by(struct dtl_loop *l, int step)
 {
 	l->status[0] = '\0';
-	if (step < 0 && l->shown <= (l->win_first > 1 ? l->win_first : 1))
+	if (refused(l))
+		snprintf(l->status, sizeof(l->status), "%s", refused(l));
+	else if (step < 0 && l->shown <= (l->win_first > 1 ? l->win_first : 1))
 		snprintf(l->status, sizeof(l->status), "already at the first interval%s",
 			 l->win_first > 1 ? " of the window (--begin)" : "");
 	else

@@ -84,7 +84,7 @@ int replay__open_input(struct replay *p, const struct dtl_source_opts *o, char *
 			return -1;
 		}
 		setvbuf(p->f, NULL, _IONBF, 0);
-		p->pipe = true;
+		p->pipe = p->attached = true;
 		return 0;
 	}
 	p->f = fopen(o->replay, "rb");

@@ -27,6 +27,7 @@ struct replay {
 	bool eof;
 	bool eof_in_interval;		/* the file ended before this interval's end */
 	bool pipe;			/* read once, no going back */
+	bool attached;			/* a --serve socket (--attach) */
 	bool follow;			/* --follow: the file is still being written */
 	unsigned int follow_waits;	/* for a rotated set's next file, after an end marker */
 	unsigned int group;		/* recorded intervals per shown one (-d) */

@@ -72,7 +72,9 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 	struct dtl_rec_meta m;
 
 	if (p->pipe) {
-		snprintf(err, errlen, "going back needs a file; %s is a pipe", p->name);
+		snprintf(err, errlen, p->attached ? "attached: the service's intervals go by as they "
+			 "come (its summary recording goes back: dtltop -r)" :
+			 "going back needs a file; %s is a pipe", p->name);
 		return -1;
 	}
 	dtl_rec_reader__close(p->r);
@@ -410,8 +412,14 @@ static bool replay_ready(struct dtl_source *src)
 
 static int replay_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
 {
-	(void)src, (void)mask;
-	snprintf(err, errlen, "a recording keeps the mask it was recorded with");
+	const struct replay *p = src->priv;
+
+	(void)mask;
+	if (p->attached)
+		snprintf(err, errlen, "attached: the mask is the service's (its -e); a viewer's is "
+			 "not forwarded to it");
+	else
+		snprintf(err, errlen, "a recording keeps the mask it was recorded with");
 	return -1;
 }
 
