@@ -1161,7 +1161,14 @@ static long file_mb(const char *path)
 }
 
 /* A 1920-CPU stats after one simulated second, VPs of 8 threads. */
+static struct dtl_stats *stats_1920_keep(bool keep);
+
 static struct dtl_stats *stats_1920(void)
+{
+	return stats_1920_keep(false);
+}
+
+static struct dtl_stats *stats_1920_keep(bool keep)
 {
 	struct dtl_source *s = sim(1920);
 	struct dtl_stats *st = dtl_stats__new(1920, DTL_DEFAULT_TB_FREQ);
@@ -1173,6 +1180,8 @@ static struct dtl_stats *stats_1920(void)
 		vp[i] = (uint16_t)(i & ~7u);
 	}
 	dtl_stats__set_vps(st, vp, 8);
+	if (keep)
+		dtl_stats__keep(st);
 	dtl_source__tick(s, 1000000000);
 	while (dtl_source__read(s, &c) > 0)
 		dtl_stats__add_entries(st, c.cpu, c.data, c.n);
@@ -1239,6 +1248,63 @@ static void bench_scrape(char *prom, size_t len)
 	dtl_http__stop(h);
 	printf("  scrape        %8.3f ms CPU per GET of %.1f MB, server and client "
 	       "(target <= 20 ms)\n", t * 1e3, (double)got / reps / 1e6);
+}
+
+static size_t sunk;
+
+static int count_sink(void *ctx, int what, const uint8_t *bytes, size_t len)
+{
+	(void)ctx, (void)what, (void)bytes;
+	sunk += len;
+	return 0;
+}
+
+/*
+ * What an attached viewer costs the service (--serve): an interval of 1920
+ * CPUs packed as a summary and compressed for it, per second of capture at
+ * 1 s intervals, against the stats' own end of the interval (the baseline:
+ * what every run pays). The socket's send() is a copy of those bytes.
+ */
+static void bench_serve(void)
+{
+	struct dtl_stats *st = stats_1920_keep(true);
+	struct dtl_rec_meta m = { 0 };
+	struct dtl_rec_writer *w;
+	char err[256];
+	double t0, t_view, t_end;
+	int reps = 50;
+
+	m.tb_freq = DTL_DEFAULT_TB_FREQ;
+	m.nr_cpus = 1920;
+	m.interval_s = 1;
+	m.mask = 7;
+	m.summary = true;
+	dtl_cpuset__fill(&m.cpus, 1920);
+	w = dtl_rec_writer__open_sink(&m, count_sink, NULL, err, sizeof(err));
+	if (!w) {
+		printf("serve: skipped: %s\n", err);
+		dtl_stats__delete(st);
+		return;
+	}
+	sunk = 0;
+	t0 = cpu_s();
+	for (int r = 0; r < reps; r++) {
+		for (unsigned int c = 0; c < 1920; c++)
+			dtl_rec_writer__counts(w, c, dtl_stats__kept(st, c), 0);
+		dtl_rec_writer__tick(w, (uint64_t)r, 1.0, (uint64_t)r);
+	}
+	t_view = (cpu_s() - t0) / reps;
+	t0 = cpu_s();
+	for (int r = 0; r < reps; r++)
+		dtl_stats__end_interval(st, 1.0);
+	t_end = (cpu_s() - t0) / reps;
+	printf("serve (--serve), 1920 vCPUs at 1 s intervals, an attached viewer:\n");
+	printf("  per viewer    %8.3f ms CPU an interval: %.2f %% of a core (target <= 0.5 %%), "
+	       "%.0f kB sent an interval\n", t_view * 1e3, t_view * 100, (double)sunk / reps / 1e3);
+	printf("  baseline      %8.3f ms CPU: the stats' end of an interval, %.2fx that\n",
+	       t_end * 1e3, t_view / (t_end > 0 ? t_end : 1e-9));
+	dtl_rec_writer__close(w, err, sizeof(err));
+	dtl_stats__delete(st);
 }
 
 static void bench_exposition(void)
@@ -1382,7 +1448,7 @@ int main(int argc, char **argv)
 			    { "whopays", bench_whopays }, { "names", bench_whopays_names },
 			    { "sideband", bench_sideband },
 			    { "frame", bench_frame }, { "aux", bench_aux }, { "reopen", bench_reopen },
-			    { "record", bench_record } };
+			    { "record", bench_record }, { "serve", bench_serve } };
 
 		if (strcmp(only, "report") == 0) {
 			bench_report(bin);
@@ -1406,7 +1472,7 @@ int main(int argc, char **argv)
 				return 0;
 			}
 		fprintf(stderr, "bench: ONLY=%s: exposition, decode, whopays, names, sideband, frame, aux, reopen, record, "
-			"report, seek, summary or idle\n", only);
+			"serve, report, seek, summary or idle\n", only);
 		return 2;
 	}
 	/*
@@ -1448,6 +1514,7 @@ int main(int argc, char **argv)
 	bench_reopen();
 	bench_record();
 	bench_exposition();
+	bench_serve();
 	bench_idle(bin);
 	bench_report(bin);
 	bench_seek(bin);

@@ -199,6 +199,14 @@ src/format/recread.c ^ \t\twhile (continues(r, ev->cpu, &n, &more)) { ^ \t\twhil
 src/dtl/sideband.c ^ \t\t\t\tannounced = -1;\n\t\t\t\ttail += len; ^ \t\t\t\ttail += len; ^ switch stream: a CPU-wide IN passed over twice after one OUT (by unit)
 src/format/switches.c ^ \t\tif (last && (last_cl || last_gl)) ^ \t\tif (last) ^ a skim hands out every switch, not the named and the last (by unit)
 src/platform/topo.c ^ \tdtl_cpuset__for_each(cpu, cpus)\n\t\tthreads[t->vp[cpu]] = 0; ^ \n ^ a VP count left over from the count before (by unit)
+src/format/summary.c ^ \tif (c->lat_max > UINT32_MAX || (!c->dispatches && c->lat_max)) ^ \tif (c->lat_max > UINT32_MAX) ^ summary: counts with a latency and no dispatch taken (by unit)
+src/format/summary.c ^ \ts[S_W2R] = zz(s[S_W2R] - s[S_IDLE] - s[S_CARRY_IDLE]); ^ \ts[S_W2R] = zz(s[S_W2R] - s[S_IDLE]); ^ summary: waiting_to_ready stored against the wrong base (by unit)
+src/format/summary.c ^ \t\tif (k->proc_n[b & 7]) ^ \t\tif (0) ^ summary: two processors in one slot taken (by unit)
+src/stats/stats.c ^ \tk->k.carry_steal = v->carry_steal; ^ \tk->k.carry_steal = 0; ^ summary: the steal carried to the totals not kept (by unit)
+src/stats/task.c ^ \tif (fresh)\n\t\t*told = i + 1; ^ \n ^ summary: every task told again each interval (by unit)
+src/loop/serve.c ^ v->len - v->off > QUEUE_IVS * len ^ v->len - v->off > 1000 * QUEUE_IVS * len ^ serve: a stopped viewer's queue grows past 64 intervals (by cli)
+src/loop/loop.c ^ \t\tif (dtl_source__restart(l->src, &tb))\n\t\t\tdtl_stats__restart_at(l->stats, tb); ^ \t\t(void)tb; ^ attach: after drops the window spans the dropped intervals (by cli)
+src/loop/incident.c ^ \tif (bad && v.kind != in->last_kind) { ^ \tif (bad && v.kind == in->last_kind) { ^ incidents: the verdict's turn not seen (by cli)
 EOF
 	)
 fi

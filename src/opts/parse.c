@@ -62,7 +62,7 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--socket is --serve's or --attach's");
 		return -1;
 	}
-	if (o->serve && (o->batch || o->output || o->have_format || o->report)) {
+	if (o->serve && (o->report || o->batch || o->output || o->have_format)) {
 		snprintf(err, errlen, "--serve has no output of its own: -b, -o, --format and --report "
 			 "are a viewer's (dtltop --attach)");
 		return -1;

@@ -240,9 +240,14 @@ static void same_stats(struct dtl_stats *a, struct dtl_stats *b, int iv)
 	CHECK_EQ(dtl_stats__hist(a, DTL_ROW_ALL, false, ha), 0);
 	CHECK_EQ(dtl_stats__hist(b, DTL_ROW_ALL, false, hb), 0);
 	CHECK(memcmp(ha, hb, sizeof(ha)) == 0);
-	CHECK_EQ(dtl_stats__procs(a, 1, false, pa, 8, &oa), dtl_stats__procs(b, 1, false, pb, 8, &ob));
-	CHECK(memcmp(pa, pb, sizeof(pa)) == 0);
-	CHECK_EQ(oa, ob);
+	{
+		int na = dtl_stats__procs(a, 1, false, pa, 8, &oa);
+		int nb = dtl_stats__procs(b, 1, false, pb, 8, &ob);
+
+		CHECK_EQ(na, nb);
+		CHECK(na > 0 && na == nb && memcmp(pa, pb, (size_t)na * sizeof(pa[0])) == 0);
+		CHECK_EQ(oa, ob);
+	}
 }
 
 /*

@@ -518,8 +518,8 @@ static const struct dtl_source_opt replay_opts[] = {
 	{ "follow", 0, no_argument, NULL, "with -r, play the recording as it is written, as tail -f "
 	  "does (dtltop -w or the exporter's recording): each interval as it comes", opt_follow },
 	{ "attach", 0, optional_argument, "SOCKET", "show what a dtltop --serve on this machine "
-	  "captures (its socket, default /run/dtltop/dtltop.sock or --socket's): the TUI or -b, "
-	  "beside its exporter and recording", opt_attach },
+	  "captures, as it captures it, in the TUI or in batch mode (its socket: default "
+	  "/run/dtltop/dtltop.sock, or --socket's)", opt_attach },
 	{ "kallsyms", 0, required_argument, "FILE", "the recorded machine's /proc/kallsyms, to name "
 	  "where preempts hit in a perf.data (a recording carries its own)", opt_kallsyms },
 	{ NULL, 0, 0, NULL, NULL, NULL },
