@@ -133,7 +133,7 @@ build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/recwrite.c src/format
 		-lzstd -lz -lm
 
 FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa kallsyms tasks \
-	sideband webconfig
+	sideband webconfig request
 FUZZ_SECONDS ?= 30
 CLANG ?= clang
 

@@ -18,6 +18,7 @@
 #include "dtl/dtl.h"
 #include "format/perfdata.h"
 #include "format/record.h"
+#include "format/request.h"
 #include "opts/rows.h"
 #include "source/sim.h"
 #include "platform/ksyms.h"
@@ -35,6 +36,17 @@ static __attribute__((unused)) char *cstr(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	return s;
 }
+
+#ifdef FUZZ_REQUEST
+/* Each request a service's viewer wrote: a mask it could hold, in order. */
+static void took(void *ctx, unsigned int kind, unsigned int value)
+{
+	size_t *n = ctx;
+
+	assert(kind == DTL_REQ_MASK && value >= 1 && value <= DTL_MASK_ALL);
+	++*n;
+}
+#endif
 
 #ifdef FUZZ_RECORDING
 #include <zlib.h>
@@ -325,6 +337,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd >= 0)
 		close(fd);
 	fclose(f);
+#elif defined(FUZZ_REQUEST)
+	/* A viewer's bytes, read in pieces as the service reads them: the same requests either way. */
+	uint8_t buf[64];
+	size_t n = 0, whole = 0, inlen = 0, at = 0, used;
+	uint64_t bad = 0, bad2 = 0;
+
+	used = dtl_req__parse(data, size, took, &whole, &bad);
+	assert(used <= size && size - used < DTL_REQ_LEN);
+	while (at < size) {
+		size_t k = size - at < sizeof(buf) - inlen ? size - at : sizeof(buf) - inlen;
+
+		memcpy(buf + inlen, data + at, k);
+		at += k;
+		inlen += k;
+		used = dtl_req__parse(buf, inlen, took, &n, &bad2);
+		assert(used <= inlen);
+		memmove(buf, buf + used, inlen - used);
+		inlen -= used;
+		assert(inlen < DTL_REQ_LEN);
+	}
+	assert(n == whole);
 #elif defined(FUZZ_CPULIST)
 	char *str = cstr(data, size), err[256];
 	struct dtl_cpuset set;

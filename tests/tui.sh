@@ -320,8 +320,9 @@ expect "^postgres\\[1000\\] +$(tdisp 66 'postgres[1000]') " "from a mark into th
 keys q
 [ ! -s "$tmp/stderr-marks" ] && ok || fail "T from a mark: $(cat "$tmp/stderr-marks")"
 
-# --attach: the TUI on a service's intervals; v reaches the task rows; the mask and going back
-# are the service's, each refused with its reason; the service gone, the viewer says so, exit 1
+# --attach: the TUI on a service's intervals; v reaches the task rows; c asks the service for
+# the mask (root may set it directly), which its next intervals say; going back is refused with
+# its reason; the service gone, the viewer says so, exit 1
 T kill-server 2>/dev/null
 sock="$sock-attach"
 asock=$tmp/attach.sock
@@ -335,7 +336,8 @@ expect "replay of the summary $asock" "attached: the header names the socket"
 keys v v
 expect '^postgres\[[0-9]+\] +[0-9]' "attached: v reaches the tasks"
 keys c
-expect "attached: the mask is the service's" "attached: c refused with the reason"
+expect "asked the service for the event mask preempt,fault \\(0x6\\)" "attached: c asks the service"
+expect 'partial: cede not traced' "attached: the service's next intervals say its new mask"
 keys T
 expect "attached: the service's intervals go by as they come" "attached: T refused with the reason"
 kill $srv

@@ -12,13 +12,23 @@
 #include "../view/writer.h"
 #include "internal.h"
 
-static void set_mask(struct dtl_loop *l, unsigned int mask)
+void loop_set_mask(struct dtl_loop *l, unsigned int mask)
 {
 	char err[512], text[32], hvtext[32], partial[64], where[96];
 	unsigned int hv;
 
 	if (!mask) {
 		snprintf(l->status, sizeof(l->status), "the event mask cannot be empty; 'a' selects all");
+		return;
+	}
+	if (l->o.src.attach) {
+		/* the service's: asked of it, shown when its intervals say so */
+		dtl_mask__format(mask, text, sizeof(text));
+		if (dtl_source__ask_mask(l->src, mask, err, sizeof(err)))
+			snprintf(l->status, sizeof(l->status), "mask not changed: %.400s", err);
+		else
+			snprintf(l->status, sizeof(l->status), "asked the service for the event mask %s "
+				 "(0x%x): its intervals say it from the next on", text, mask);
 		return;
 	}
 	if (dtl_source__set_mask(l->src, mask, err, sizeof(err))) {
@@ -121,10 +131,10 @@ static void act(struct dtl_loop *l, const struct dtl_act *a)
 	case DTL_ACT_QUIT:
 		break;
 	case DTL_ACT_MASK_TOGGLE:
-		set_mask(l, dtl_source__mask(l->src) ^ a->bit);
+		loop_set_mask(l, dtl_source__mask(l->src) ^ a->bit);
 		break;
 	case DTL_ACT_MASK_ALL:
-		set_mask(l, DTL_MASK_ALL);
+		loop_set_mask(l, DTL_MASK_ALL);
 		break;
 	case DTL_ACT_EXPORT:
 		export(l);

@@ -160,6 +160,8 @@ struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);
 int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_incident_close(struct dtl_loop *l);
 void loop_lpar_fill(struct dtl_row *r, const struct dtl_lpar_figs *f);
+/* The event mask, as the c/p/f/a keys set it (act.c); attached, asked of the service. */
+void loop_set_mask(struct dtl_loop *l, unsigned int mask);
 /* --serve (serve.c): each interval as a summary to the viewers attached to its socket. */
 int loop_serve_open(struct dtl_loop *l, char *err, size_t errlen);
 void loop_serve_tick(struct dtl_loop *l, uint64_t ts, double secs);

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../format/request.h"
 #include "../format/summary.h"
 #include "../platform/usock.h"
 #include "../version.h"
@@ -34,6 +35,10 @@ struct viewer {
 	bool dropping;			/* the interval being written is dropped */
 	bool restate;			/* after drops: the mask and the CPUs again */
 	bool gone;
+	bool may;			/* root or the service's own user: may ask for a mask */
+	uint8_t in[64];			/* its requests read, not yet whole */
+	size_t inlen;
+	uint64_t bad;			/* bytes of it that were no request (runs counted) */
 };
 
 struct serve {
@@ -190,6 +195,13 @@ static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t 
 			continue;
 		}
 		v->fd = fd;
+		{
+			struct ucred cred;
+			socklen_t len = sizeof(cred);
+
+			v->may = !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) &&
+				 (cred.uid == 0 || cred.uid == geteuid());
+		}
 		meta_now(l, &m, ts, tb);
 		v->w = dtl_rec_writer__open_sink(&m, to_viewer, v, err, sizeof(err));
 		if (!v->w) {
@@ -200,6 +212,46 @@ static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t 
 		}
 		s->v[s->n++] = v;
 		send_some(v);
+	}
+}
+
+struct asked {
+	struct dtl_loop *l;
+	struct viewer *v;
+};
+
+/* A viewer's request: a mask as its own key would set it, where it could have set it itself. */
+static void on_request(void *ctx, unsigned int kind, unsigned int value)
+{
+	struct asked *a = ctx;
+
+	if (kind == DTL_REQ_MASK && a->v->may)
+		loop_set_mask(a->l, value);
+	else
+		a->v->bad++;
+}
+
+/* What a viewer wrote: its requests taken, the rest counted; never a wait. */
+static void take_requests(struct dtl_loop *l, struct viewer *v)
+{
+	struct asked a = { l, v };
+
+	while (!v->gone) {
+		ssize_t n = recv(v->fd, v->in + v->inlen, sizeof(v->in) - v->inlen, MSG_DONTWAIT);
+		size_t used;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			v->gone = true;	/* it left (or its socket broke) */
+			return;
+		}
+		v->inlen += (size_t)n;
+		used = dtl_req__parse(v->in, v->inlen, on_request, &a, &v->bad);
+		memmove(v->in, v->in + used, v->inlen - used);
+		v->inlen -= used;
 	}
 }
 
@@ -241,6 +293,7 @@ void loop_serve_tick(struct dtl_loop *l, uint64_t ts, double secs)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
+		take_requests(l, s->v[i]);
 		interval_to(l, s->v[i], ts, secs, s->start_tb, end_tb);
 		send_some(s->v[i]);
 	}
@@ -261,8 +314,10 @@ void loop_serve_poll(struct dtl_loop *l)
 {
 	struct serve *s = l->serve;
 
-	for (size_t i = 0; s && i < s->n; i++)
+	for (size_t i = 0; s && i < s->n; i++) {
+		take_requests(l, s->v[i]);
 		send_some(s->v[i]);
+	}
 }
 
 /* The mask changed, or a CPU came or went: every viewer is told as a recording is. */

@@ -39,6 +39,8 @@ struct dtl_source_ops {
 	int (*read)(struct dtl_source *src, struct dtl_chunk *c);
 	void (*tick)(struct dtl_source *src, uint64_t interval_ns);
 	int (*set_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
+	/* Attached: the mask asked of the service whose intervals these are; NULL: none to ask */
+	int (*ask_mask)(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
 	bool (*clock)(const struct dtl_source *src, uint64_t *ns);
 	bool (*tb)(const struct dtl_source *src, uint64_t *tb);
 	double (*interval)(const struct dtl_source *src);

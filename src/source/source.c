@@ -196,6 +196,15 @@ const char *dtl_source__incident(struct dtl_source *src, char *buf, size_t len)
 	return buf;
 }
 
+int dtl_source__ask_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	if (!src->ops->ask_mask) {
+		snprintf(err, errlen, "no service to ask");
+		return -1;
+	}
+	return src->ops->ask_mask(src, mask, err, errlen);
+}
+
 uint64_t dtl_source__dropped(const struct dtl_source *src)
 {
 	return src->dropped;

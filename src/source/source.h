@@ -108,6 +108,8 @@ double dtl_source__interval(const struct dtl_source *src);
 bool dtl_source__ended(const struct dtl_source *src, const char **warning);
 /* Replays pause with the display; live sources keep capturing. */
 bool dtl_source__recorded(const struct dtl_source *src);
+/* --attach: the event mask asked of the service (its intervals then say it); -1 with err. */
+int dtl_source__ask_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen);
 /* --attach: intervals the service dropped because this viewer was slow, so far. */
 uint64_t dtl_source__dropped(const struct dtl_source *src);
 /* After drops: where the next interval begins, once (its window starts there). */

@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../dtl/dtl.h"
 #include "../../dtl/name.h"
 #include "../../format/recset.h"
+#include "../../format/request.h"
 #include "../../format/summary.h"
 #include "internal.h"
 
@@ -145,9 +148,9 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		return -1;
 	}
 	src->priv = p;
-	/* never this machine's symbols: the recorded kernel is another */
+	/* never this machine's symbols: the recorded kernel is another (attached, it is this one) */
 	src->kallsyms = p->own_syms ? p->syms : NULL;
-	src->kallsyms_none = p->converted ?
+	src->kallsyms_none = o->attach ? NULL : p->converted ?
 		"a perf.data carries no kernel symbols: --kallsyms FILE (the recorded machine's "
 		"/proc/kallsyms) names them" :
 		"the recording carries none (written before format 2.2, or where /proc/kallsyms "
@@ -412,15 +415,37 @@ static bool replay_ready(struct dtl_source *src)
 
 static int replay_set_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
 {
-	const struct replay *p = src->priv;
-
-	(void)mask;
-	if (p->attached)
-		snprintf(err, errlen, "attached: the mask is the service's (its -e); a viewer's is "
-			 "not forwarded to it");
-	else
-		snprintf(err, errlen, "a recording keeps the mask it was recorded with");
+	(void)src, (void)mask;
+	snprintf(err, errlen, "a recording keeps the mask it was recorded with");
 	return -1;
+}
+
+/*
+ * Attached: asked of the service, which may grant it where this viewer
+ * could have set it directly (root, or the service's user).
+ */
+static int replay_ask_mask(struct dtl_source *src, unsigned int mask, char *err, size_t errlen)
+{
+	const struct replay *p = src->priv;
+	uint8_t req[DTL_REQ_LEN];
+	ssize_t n;
+
+	if (!p->attached) {
+		snprintf(err, errlen, "a recording keeps the mask it was recorded with");
+		return -1;
+	}
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "attached: only root may change the service's mask");
+		return -1;
+	}
+	dtl_req__mask(req, mask);
+	n = send(fileno(p->f), req, sizeof(req), MSG_NOSIGNAL);
+	if (n != (ssize_t)sizeof(req)) {
+		snprintf(err, errlen, "attached: the service did not take it: %s",
+			 n < 0 ? strerror(errno) : "cut short");
+		return -1;
+	}
+	return 0;
 }
 
 static bool replay_clock(const struct dtl_source *src, uint64_t *ns)
@@ -534,6 +559,7 @@ const struct dtl_source_ops dtl_replay_ops = {
 	.read = replay_read,
 	.tick = replay_tick,
 	.set_mask = replay_set_mask,
+	.ask_mask = replay_ask_mask,
 	.clock = replay_clock,
 	.tb = replay_tb,
 	.interval = replay_interval,
