@@ -335,6 +335,11 @@ expect '^ +0 +[0-9]' "attached: rows come"
 expect "replay of the summary $asock" "attached: the header names the socket"
 keys v v
 expect '^postgres\[[0-9]+\] +[0-9]' "attached: v reaches the tasks"
+keys Down Enter
+expect '^Who pays: process ' "attached: Enter on a task row: no payer pane"
+expect '^  (copy_page|__memcpy_power7|tcp_sendmsg|ext4_file_write_iter|_raw_spin_lock|clear_user_page|memset) ' \
+	"attached: the payer pane names no function of the service's (simulated) kernel"
+keys Escape
 keys c
 expect "asked the service for the event mask preempt,fault \\(0x6\\)" "attached: c asks the service"
 expect 'partial: cede not traced' "attached: the service's next intervals say its new mask"

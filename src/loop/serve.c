@@ -210,6 +210,13 @@ static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t 
 			free(v);
 			continue;
 		}
+		{
+			/* a source's own kernel (the simulator's): its names, once; else this machine's */
+			const char *none, *text = dtl_source__kallsyms(l->src, &none);
+
+			if (text && dtl_rec_writer__symbols(v->w, text, strlen(text)))
+				v->gone = true;
+		}
 		s->v[s->n++] = v;
 		send_some(v);
 	}
