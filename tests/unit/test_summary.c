@@ -121,10 +121,11 @@ TEST(summary_counts_cut_off_or_not_adding_up_are_refused)
 			T_FAIL("counts cut at %zu of %zu bytes were taken", cut, n);
 	}
 	/* each of what the stats rely on, broken on its own */
-	for (int c = 0; c < 7; c++) {
+	for (int c = 0; c < 9; c++) {
 		static const char *const want[] = {
 			"add up", "add up", "add up", "past their largest", "no entry could have",
-			"exceed their whole", "exceed their whole",
+			"exceed their whole", "exceed their whole", "no entry could have",
+			"two processors in one slot",
 		};
 
 		busy(&k, 5);
@@ -138,6 +139,8 @@ TEST(summary_counts_cut_off_or_not_adding_up_are_refused)
 		case 4: k.c.lat_max = 1ull << 33; break;
 		case 5: k.c.involuntary = k.c.dispatches + 1; break;
 		case 6: k.c.migr_core = k.c.migrations + 1; break;
+		case 7: memset(&k, 0, sizeof(k)); k.c.lat_max = 5; break;	/* a wait, no dispatch */
+		case 8: k.proc_id[3] = 0x12; k.proc_n[3] = 1; break;	/* 0x12 is slot 2's, as 0x1a */
 		}
 		n = dtl_sum__pack(&k, 0, buf);
 		why = NULL;
@@ -275,11 +278,12 @@ TEST(summary_counts_fold_into_the_same_rows_as_their_entries)
 	for (int iv = 0; iv < 4; iv++) {
 		for (unsigned int c = 0; c < 4; c++)
 			for (unsigned int i = 0; i < 40 + c * 30; i++) {
-				/* a long idle wait across the interval's start, now and then */
+				/* long waits across the interval's start, now and then */
 				uint32_t w2r = i == 0 ? 30000 : (i * 7) % 900;
+				uint32_t e2d = i == 0 ? 20000 : (i * 131 + c) % 9000;
 				struct dtl_rec r = rec(t + c * 11 + i * 500 + iv * 3, (uint8_t)((i + c) % 11),
 						       (uint16_t)(c * 4 + i % 3 + (i % 17 == 0) * 8),
-						       (i * 131 + c) % 9000, i % 13, w2r);
+						       e2d, i % 13, w2r);
 
 				dtl_stats__add(a, c, &r);
 			}
