@@ -13,6 +13,7 @@
 
 #include "dtl/dtl.h"
 #include "format/record.h"
+#include "format/request.h"
 #include "format/summary.h"
 #include "platform/perf.h"
 #include "platform/usock.h"
@@ -466,4 +467,47 @@ TEST(serve_socket_is_root_s_one_and_names_the_holder)
 	buf[200] = '\0';
 	CHECK_EQ(dtl_usock__listen(buf, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "bad socket path");
+}
+
+static void took_req(void *ctx, unsigned int kind, unsigned int value)
+{
+	unsigned int *got = ctx;
+
+	got[0]++;
+	got[1 + (got[0] - 1) % 4] = kind << 8 | value;
+}
+
+/* A viewer's requests: masks 1 to 7 taken in order, anything else passed over and counted. */
+TEST(serve_requests_take_masks_and_count_the_rest)
+{
+	uint8_t buf[64];
+	unsigned int got[5] = { 0 };
+	uint64_t bad = 0;
+	size_t n = 0, used;
+
+	dtl_req__mask(buf, 7);
+	memcpy(buf + 8, "xy", 2);		/* junk: one run */
+	dtl_req__mask(buf + 10, 0);		/* no mask: not one */
+	dtl_req__mask(buf + 18, 8);		/* past all: not one */
+	dtl_req__mask(buf + 26, 2);
+	n = 34;
+	memcpy(buf + n, "DTLQ\001", 5);		/* cut short: left for the next read */
+	n += 5;
+	used = dtl_req__parse(buf, n, took_req, got, &bad);
+	CHECK_EQ(got[0], 2);
+	CHECK_EQ(got[1], DTL_REQ_MASK << 8 | 7);
+	CHECK_EQ(got[2], DTL_REQ_MASK << 8 | 2);
+	CHECK_EQ(used, 34);
+	CHECK_EQ(bad, 1);	/* "xy" and the two bad requests after it: one run */
+	/* a tail that cannot begin one is not kept */
+	memcpy(buf, "zzzz", 4);
+	bad = 0;
+	CHECK_EQ(dtl_req__parse(buf, 4, took_req, got, &bad), 4);
+	CHECK_EQ(bad, 1);
+	CHECK_EQ(got[0], 2);
+	/* the reserved bytes must be 0 */
+	dtl_req__mask(buf, 3);
+	buf[7] = 1;
+	CHECK_EQ(dtl_req__parse(buf, 8, took_req, got, &bad), 8);
+	CHECK_EQ(got[0], 2);
 }
