@@ -772,6 +772,19 @@ capd="--sim=capped=1,load=0.9,clock=virtual"
 grep -q '<li>1 incident (a red line on the charts)' "$s/i.html" && grep -q '<code>i.dtl.incident.1</code>' "$s/i.html" &&
 	[ "$(grep -c '<line class="incident"' "$s/i.html")" -ge 3 ] && ! grep -q "$s" "$s/i.html" && ok ||
 	fail "the report does not mark the incident (by the file's name alone)"
+# one later in the run: its file names the tasks told before its first interval (not pids
+# alone), and its CPU rows are the raw run's for the same intervals (but for the first's
+# migrations: no processor before it)
+later="--sim=capped=1,load=0.02@00:00+0.02@00:03+0.95@00:04,clock=virtual,tasks=db:3:/db.slice+web:2"
+"$DTLTOP" --no-config $later -d 10 -n 30 -b -o /dev/null -w "$s/l.dtl" --summary --incidents 30s,3 2>/dev/null
+"$DTLTOP" --no-config $later -d 10 -n 30 -b -o /dev/null -w "$s/lr.dtl"
+"$DTLTOP" --no-config -r "$s/l.dtl.incident.1" -b --csv --group=task -o "$s/lt.csv" 2>"$s/err"
+"$DTLTOP" --no-config -r "$s/l.dtl.incident.1" -b --csv -o "$s/lc.csv" 2>>"$s/err"
+first=$(awk -F, 'NR == 2 { print $1 }' "$s/lc.csv")
+grep -q ',db\[1000\],' "$s/lt.csv" && ! grep -q ',?\[' "$s/lt.csv" && [ "$first" != 2025-01-01T00:00:10.000Z ] &&
+	"$DTLTOP" --no-config -r "$s/lr.dtl" -b --csv | grep -F -f <(awk -F, -v f="$first" 'NR > 1 && $1 != f { print $1 }' "$s/lc.csv" | sort -u) |
+	cmp -s - <(awk -F, -v f="$first" 'NR > 1 && $1 != f' "$s/lc.csv") && [ "$(wc -l <"$s/lc.csv")" -gt 30 ] &&
+	[ ! -s "$s/err" ] && ok || fail "a later incident's file: from $first, $(head -3 "$s/lt.csv" | tr '\n' ' ') $(cat "$s/err")"
 expect_error "--incidents without --summary" "--incidents keeps raw entries beside a summary" --no-config --sim -b -w "$s/y.dtl" --incidents 5m
 expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
 expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../format/switches.h"
 #include "../view/columns.h"
 #include "../view/judge.h"
 #include "../view/verdict.h"
@@ -208,6 +209,42 @@ static const char *turned(struct dtl_loop *l, struct incidents *in, char *buf, s
 	return why;
 }
 
+/*
+ * The tasks named before the ring's first interval, told again before it
+ * (on its first CPU, at the earliest instant so that no switch of the file
+ * comes before them; then who runs there is unknown until its next switch):
+ * otherwise the file's task rows would be pids alone.
+ */
+static int restate_names(struct dtl_loop *l, struct dtl_rec_writer *w, const struct dtl_cpuset *cpus)
+{
+	const uint64_t tb = 1;
+	unsigned int cpu = 0;
+	size_t n = l->tasks ? dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK) : 0, k = 0;
+	struct dtl_switch *sw = calloc(n + 1, sizeof(*sw));
+	char (*comm)[DTL_REC_COMM_MAX + 1] = calloc(n + 1, sizeof(*comm));
+	int rc = -1;
+
+	if (sw && comm) {
+		for (size_t i = 0; i < n; i++) {
+			const char *cg;
+
+			if (dtl_tasks__named(l->tasks, i, &sw[k].pid, comm[k], sizeof(comm[k]), &cg))
+				continue;
+			sw[k].tb = tb;
+			sw[k].comm = comm[k];
+			sw[k].cgroup = cg;
+			k++;
+		}
+		sw[k++] = (struct dtl_switch){ tb, DTL_SWITCH_UNKNOWN, NULL, NULL };
+		while (cpu < DTL_MAX_CPUS - 1 && !dtl_cpuset__has(cpus, cpu))
+			cpu++;
+		rc = k > 1 ? dtl_rec_writer__switches(w, cpu, sw, k) : 0;
+	}
+	free(sw);
+	free(comm);
+	return rc;
+}
+
 /* FILE.incident.N, new: never over a file (an earlier run's keep their numbers). */
 static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len, char *err,
 		size_t errlen)
@@ -226,6 +263,11 @@ static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len
 		w = dtl_rec_writer__open(path, &m, err, errlen);
 		if (!w && access(path, F_OK))
 			return -1;	/* not that it exists: no other number would do */
+	}
+	if (w && restate_names(l, w, &o->cpus)) {
+		dtl_rec_writer__close(w, err, errlen);
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	for (size_t i = 0; w && i + 1 < in->n; i++)
 		if (dtl_rec_writer__chunk(w, iv_at(in, i)->bytes, iv_at(in, i)->len))

@@ -795,3 +795,21 @@ void dtl_tasks__add_interval(struct dtl_tasks *t, const struct dtl_task_interval
 	if (ti->pid == NOBODY_PID)
 		t->unattributed += ti->c.dispatches;
 }
+
+int dtl_tasks__named(const struct dtl_tasks *t, size_t i, int32_t *pid, char *comm, size_t len,
+		     const char **cgroup)
+{
+	const struct task *k;
+	const char *open;
+
+	if (i >= t->ntask)
+		return -1;
+	k = &t->task[i];
+	open = strrchr(k->name, '[');
+	if (k->pid <= 0 || k->pid >= NOBODY_PID || !open)
+		return -1;
+	*pid = k->pid;
+	snprintf(comm, len, "%.*s", (int)(open - k->name), k->name);
+	*cgroup = k->cgroup >= 0 ? t->cg[k->cgroup].name : NULL;
+	return 0;
+}

@@ -93,6 +93,14 @@ int dtl_tasks__pcs(const struct dtl_tasks *t, enum dtl_task_group g, int id,
  */
 void dtl_tasks__keep(struct dtl_tasks *t);
 int dtl_tasks__kept(const struct dtl_tasks *t, size_t i, size_t *told, struct dtl_task_interval *ti);
+/*
+ * Task i as a switch would name it: its pid, comm (into comm, len bytes) and
+ * cgroup's path (NULL none); -1 for a row that is no task (idle, "other",
+ * "(unknown)") or past the table. So a raw recording that begins later (an
+ * incident's) can name the tasks told before it.
+ */
+int dtl_tasks__named(const struct dtl_tasks *t, size_t i, int32_t *pid, char *comm, size_t len,
+		     const char **cgroup);
 /* A summary's task interval, folded into the current interval as its entries were. */
 void dtl_tasks__add_interval(struct dtl_tasks *t, const struct dtl_task_interval *ti);
 
