@@ -8,6 +8,7 @@
 #include "summary.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../dtl/name.h"
@@ -266,13 +267,29 @@ static uint8_t *put_name(uint8_t *p, const char *s)
 	return p + n;
 }
 
-/* A pid as a zigzag varint: the rows' own ids (idle 0, "other") as any. */
+static int by_pc(const void *a, const void *b)
+{
+	const struct dtl_task_pc *x = a, *y = b;
+
+	return (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+/*
+ * A pid as a zigzag varint: the rows' own ids (idle 0, "other") as any.
+ * The srr0s in order, each as the step from the last: a task's lie in a
+ * few kernel functions, so a step takes two bytes where an address took 8.
+ */
 size_t dtl_sum__pack_task(const struct dtl_task_interval *ti, uint8_t *out)
 {
 	struct dtl_interval_cpu k;
+	struct dtl_task_pc pcs[DTL_SUM_PCS_MAX];
 	size_t npcs = ti->npcs < DTL_SUM_PCS_MAX ? ti->npcs : DTL_SUM_PCS_MAX;
 	uint8_t *p = out;
+	uint64_t last = 0;
 
+	if (npcs)
+		memcpy(pcs, ti->pcs, npcs * sizeof(pcs[0]));
+	qsort(pcs, npcs, sizeof(pcs[0]), by_pc);
 	p = put(p, (uint32_t)ti->pid << 1 ^ (uint32_t)(ti->pid >> 31));
 	p = put_name(p, ti->name);
 	p = put_name(p, ti->cgroup);
@@ -281,9 +298,9 @@ size_t dtl_sum__pack_task(const struct dtl_task_interval *ti, uint8_t *out)
 	p = put(p, ti->invol);
 	p = put(p, npcs);
 	for (size_t i = 0; i < npcs; i++) {
-		for (int b = 0; b < 8; b++)
-			*p++ = (uint8_t)(ti->pcs[i].pc >> (8 * b));
-		p = put(p, ti->pcs[i].n);
+		p = put(p, pcs[i].pc - last);
+		p = put(p, pcs[i].n);
+		last = pcs[i].pc;
 	}
 	memset(&k, 0, sizeof(k));
 	k.c = ti->c;
@@ -309,7 +326,7 @@ int dtl_sum__unpack_task(const uint8_t *p, size_t len, struct dtl_sum_task *t, c
 	struct dtl_task_interval *ti = &t->ti;
 	struct dtl_interval_cpu k;
 	unsigned int flags;
-	uint64_t pid, n, sum = 0;
+	uint64_t pid, n, sum = 0, pc = 0;
 
 	memset(ti, 0, sizeof(*ti));
 	if (!get(&p, end, &pid) || pid > UINT32_MAX || !get_name(&p, end, t->name) ||
@@ -322,15 +339,14 @@ int dtl_sum__unpack_task(const uint8_t *p, size_t len, struct dtl_sum_task *t, c
 	if (n > DTL_SUM_PCS_MAX)
 		return bad(why, "a task's counts with more srr0s than a task keeps");
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t pc = 0;
+		uint64_t step;
 
-		if ((size_t)(end - p) < 8)
+		if (!get(&p, end, &step) || !get(&p, end, &t->pcs[i].n) || !t->pcs[i].n)
 			return bad(why, "a task's counts cut off in their srr0s");
-		for (int b = 0; b < 8; b++)
-			pc |= (uint64_t)p[b] << (8 * b);
-		p += 8;
-		if (!get(&p, end, &t->pcs[i].n) || !t->pcs[i].n)
-			return bad(why, "a task's counts cut off in their srr0s");
+		/* each after the last, once: a step of 0 or past the top is no srr0 of ours */
+		if ((i && !step) || step > UINT64_MAX - pc)
+			return bad(why, "a task's srr0s out of order");
+		pc += step;
 		if (t->pcs[i].n > UINT64_MAX - sum)
 			return bad(why, "a task's preempts whose parts exceed their whole");
 		t->pcs[i].pc = pc;

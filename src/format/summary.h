@@ -34,7 +34,7 @@ int dtl_sum__unpack(const uint8_t *p, size_t len, struct dtl_interval_cpu *k,
 /* A task's interval (record kind 15): the pid, its row's name and cgroup, its srr0s, its counts. */
 #define DTL_SUM_NAME_MAX 127	/* bytes of a name or a cgroup's path */
 #define DTL_SUM_PCS_MAX 256	/* srr0s a record holds (task.h's DTL_TASKS_PCS) */
-#define DTL_SUM_TASK_MAX (DTL_SUM_MAX + 2 * (DTL_SUM_NAME_MAX + 2) + 40 + DTL_SUM_PCS_MAX * 18)
+#define DTL_SUM_TASK_MAX (DTL_SUM_MAX + 2 * (DTL_SUM_NAME_MAX + 2) + 40 + DTL_SUM_PCS_MAX * 20)
 
 /* Where a task record unpacks to: its names and srr0s live here. */
 struct dtl_sum_task {

@@ -166,11 +166,11 @@ TEST(summary_tasks_round_trip_with_clean_names)
 {
 	static uint8_t buf[DTL_SUM_TASK_MAX];
 	static struct dtl_sum_task back;
-	struct dtl_task_pc pcs[3] = { { 0xc000000000123456ull, 5 }, { 0x10000000ull, 2 },
-				      { ~0ull, 1 } };
+	struct dtl_task_pc pcs[3] = { { 0x10000000ull, 2 }, { 0xc000000000123456ull, 5 },
+				      { ~0ull, 1 } }, mixed[3] = { pcs[2], pcs[0], pcs[1] };
 	struct dtl_task_interval ti = { .pid = -7, .name = "db\x1b[31m[12]", .cgroup =
 					"/system.slice/db.service", .run = 1ull << 50, .user = 2,
-					.invol = 9, .pcs = pcs, .npcs = 3 };
+					.invol = 9, .pcs = mixed, .npcs = 3 };
 	struct dtl_interval_cpu k;
 	const char *why = NULL;
 	size_t n;
@@ -186,8 +186,13 @@ TEST(summary_tasks_round_trip_with_clean_names)
 	CHECK_EQ(back.ti.user, 2);
 	CHECK_EQ(back.ti.invol, 9);
 	CHECK_EQ(back.ti.npcs, 3);
-	CHECK(memcmp(back.ti.pcs, pcs, sizeof(pcs)) == 0);
+	CHECK(memcmp(back.ti.pcs, pcs, sizeof(pcs)) == 0);	/* in order, as steps */
 	CHECK(memcmp(&back.ti.c, &k.c, sizeof(k.c)) == 0);
+	/* the same srr0 twice: no step, refused */
+	mixed[1] = mixed[0];
+	CHECK_EQ(dtl_sum__unpack_task(buf, dtl_sum__pack_task(&ti, buf), &back, &why), -1);
+	CHECK_CONTAINS(why, "srr0s out of order");
+	mixed[1] = pcs[0];
 	/* pid 0 and the table's own rows; no cgroup is NULL again */
 	ti.pid = INT32_MAX, ti.cgroup = NULL, ti.npcs = 0, ti.invol = 2;
 	n = dtl_sum__pack_task(&ti, buf);
