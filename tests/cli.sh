@@ -759,7 +759,7 @@ done
 # their own with the raw run's rows, named in the summary and said again by its replay
 capd="--sim=capped=1,load=0.9,clock=virtual"
 "$DTLTOP" --no-config $capd -d 10 -n 6 -b -o /dev/null -w "$s/i.dtl" --summary --incidents 1m,3 2>"$s/err" &&
-	[ "$(cat "$s/err")" = "dtltop: incident: the verdict turned capped: the last 60 s raw in $s/i.dtl.incident.1" ] &&
+	[ "$(cat "$s/err")" = "dtltop: incident: the verdict turned capped: the last 10 s raw in $s/i.dtl.incident.1" ] &&
 	[ ! -e "$s/i.dtl.incident.2" ] && ok || fail "an incident: $(cat "$s/err")"
 "$DTLTOP" --no-config $capd -d 10 -n 6 -b -o /dev/null -w "$s/c.dtl" || fail "the same run, raw"
 "$DTLTOP" --no-config -r "$s/i.dtl.incident.1" -b --csv -o "$s/i.csv" 2>"$s/err" && [ ! -s "$s/err" ] &&
@@ -785,6 +785,17 @@ grep -q ',db\[1000\],' "$s/lt.csv" && ! grep -q ',?\[' "$s/lt.csv" && [ "$first"
 	"$DTLTOP" --no-config -r "$s/lr.dtl" -b --csv | grep -F -f <(awk -F, -v f="$first" 'NR > 1 && $1 != f { print $1 }' "$s/lc.csv" | sort -u) |
 	cmp -s - <(awk -F, -v f="$first" 'NR > 1 && $1 != f' "$s/lc.csv") && [ "$(wc -l <"$s/lc.csv")" -gt 30 ] &&
 	[ ! -s "$s/err" ] && ok || fail "a later incident's file: from $first, $(head -3 "$s/lt.csv" | tr '\n' ' ') $(cat "$s/err")"
+# the ring holds its TIME (30 s: three 10 s intervals, to the one that turned), and never past
+# its SIZE (1M: about one interval of 64 busy vCPUs)
+ivs=$(awk -F, 'NR > 1 { print $1 }' "$s/lc.csv" | uniq | tr '\n' ' ')
+[ "$ivs" = "2025-01-01T00:02:50.000Z 2025-01-01T00:03:00.000Z 2025-01-01T00:03:10.000Z " ] && ok ||
+	fail "a 30 s ring holds $ivs"
+big="--sim=vcpus=64,ent=8,capped=1,load=0.1@00:00+0.1@00:03+0.95@00:04,clock=virtual"
+"$DTLTOP" --no-config $big -d 10 -n 30 -b -o /dev/null -w "$s/b.dtl" --summary --incidents 5m,3,1M 2>"$s/err"
+n=$("$DTLTOP" --no-config -r "$s/b.dtl.incident.1" -b --csv | awk -F, 'NR > 1 { print $1 }' | uniq | wc -l)
+[ "$n" -ge 1 ] && [ "$n" -le 2 ] && [ "$(stat -c %s "$s/b.dtl.incident.1")" -lt 1100000 ] &&
+	grep -q "the last $((n * 10)) s raw" "$s/err" && ok ||
+	fail "a 1M ring kept $n intervals, $(stat -c %s "$s/b.dtl.incident.1") bytes: $(cat "$s/err")"
 expect_error "--incidents without --summary" "--incidents keeps raw entries beside a summary" --no-config --sim -b -w "$s/y.dtl" --incidents 5m
 expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
 expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0

@@ -294,6 +294,7 @@ int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t en
 	struct incidents *in = l->incidents;
 	char why[200], path[4200], err[512], note[4600];
 	const char *what;
+	double held = 0;
 
 	if (!in)
 		return 0;
@@ -309,6 +310,8 @@ int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t en
 	trim(l, in);
 	if (!what)
 		return 0;
+	for (size_t i = 0; i + 1 < in->n; i++)
+		held += iv_at(in, i)->secs;	/* what the ring holds: its TIME, or less at its SIZE */
 	if (dump(l, in, path, sizeof(path), err, sizeof(err))) {
 		snprintf(l->status, sizeof(l->status), "incident (%.120s) not written: %.300s", what, err);
 		return 0;
@@ -316,7 +319,7 @@ int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t en
 	snprintf(note, sizeof(note), "%s\t%s", what, path);
 	snprintf(l->incident, sizeof(l->incident), "%.598s", note);
 	snprintf(l->status, sizeof(l->status), "incident: %.120s: the last %u s raw in %.300s", what,
-		 (unsigned int)l->o.incident_s, path);
+		 (unsigned int)(held + 0.5), path);
 	if (!loop_interactive(l))
 		fprintf(stderr, "dtltop: %s\n", l->status);
 	/* what was written is not written again: the next incident's ring starts here */
