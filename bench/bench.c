@@ -1382,11 +1382,12 @@ static void sched_of(pid_t pid, unsigned long long *ns, unsigned long long *runs
 }
 
 /* An exporter of 64 simulated CPUs at -d secs: CPU share and wakeups/s over 6 s, once warm. */
-static void exporter_cost(const char *bin, const char *secs, double *share, double *wakes)
+static void exporter_cost(const char *bin, const char *secs, bool serve, double *share,
+			  double *wakes)
 {
-	char where[40], port[32];
+	char where[40], port[32], sock[64];
 	char *argv[] = { (char *)bin, "--sim=vcpus=64", "-d", (char *)secs, "--listen", port,
-			 NULL };
+			 serve ? "--serve" : NULL, "--socket", sock, NULL };
 	char *tf[] = { (char *)bin, "--sim=vcpus=64", "-d", (char *)secs, "--textfile", where,
 		       NULL };
 	unsigned long long ns0, r0, ns1, r1;
@@ -1394,6 +1395,7 @@ static void exporter_cost(const char *bin, const char *secs, double *share, doub
 	pid_t pid;
 
 	snprintf(port, sizeof(port), "127.0.0.1:%d", 40000 + (int)(getpid() % 20000));
+	snprintf(sock, sizeof(sock), "/tmp/dtltop-bench-serve.%d.sock", (int)getpid());
 	snprintf(where, sizeof(where), "/tmp/dtltop-bench-idle.%d", (int)getpid());
 #ifndef DTLTOP_HTTP
 	http = false;		/* a build without libmicrohttpd: the textfile exporter */
@@ -1426,15 +1428,18 @@ static void exporter_cost(const char *bin, const char *secs, double *share, doub
 
 static void bench_idle(const char *bin)
 {
-	double idle, idle_w, busy, busy_w;
+	double idle, idle_w, busy, busy_w, serve, serve_w;
 
-	exporter_cost(bin, "30", &idle, &idle_w);
-	exporter_cost(bin, "1", &busy, &busy_w);
+	exporter_cost(bin, "30", false, &idle, &idle_w);
+	exporter_cost(bin, "1", false, &busy, &busy_w);
+	exporter_cost(bin, "1", true, &serve, &serve_w);
 	printf("exporter, 64 simulated CPUs, all threads over 6 s:\n");
 	printf("  idle (-d 30)  %8.4f %% of a core, %5.1f wakeups/s  (target ~0)\n", idle * 100,
 	       idle_w);
 	printf("  -d 1          %8.4f %% of a core, %5.1f wakeups/s\n", busy * 100, busy_w);
 	printf("  ratio         %8.3fx an interval a second\n", idle / (busy > 0 ? busy : 1e-9));
+	printf("  -d 1 --serve  %8.4f %% of a core, no viewer (%.2fx the exporter alone: the "
+	       "intervals kept for viewers)\n", serve * 100, serve / (busy > 0 ? busy : 1e-9));
 }
 
 int main(int argc, char **argv)
