@@ -735,6 +735,10 @@ done
 	fail "a summary of $(stat -c %s "$s/sum.dtl") bytes for $(stat -c %s "$s/raw.dtl") raw"
 "$DTLTOP" --no-config -r "$s/sum.dtl" -b -n 1 | head -1 | grep -q "replay of the summary $s/sum.dtl" && ok ||
 	fail "a summary's replay does not say it is one"
+# at a multiple of its interval, a summary says what it cannot split again
+"$DTLTOP" --no-config -r "$s/sum.dtl" -d 10 -b -o /dev/null 2>"$s/err"
+grep -q "^dtltop: note: a summary at -d 10: the parts of waits across its recorded 5 s edges" "$s/err" && ok ||
+	fail "a summary at -d 10 does not say what it leaves out: $(cat "$s/err")"
 expect_error "--summary without -w" "--summary needs -w FILE" --no-config --sim -b --summary
 out=$("$DTLTOP" --no-config -r "$s/sum.dtl" -b -o /dev/null -w "$s/x.dtl" 2>&1)
 [ $? = 2 ] && grep -q "a summary holds no entries to record (add --summary)" <<<"$out" && [ ! -e "$s/x.dtl" ] && ok ||

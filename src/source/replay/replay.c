@@ -171,6 +171,11 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 			goto refuse;
 		}
 		p->group = (unsigned int)round(k);
+		/* a summary's waits were split at each recorded interval's edge: not again here */
+		if (p->meta.summary && p->group > 1)
+			snprintf(src->note, sizeof(src->note), "a summary at -d %g: the parts of waits "
+				 "across its recorded %g s edges inside an interval are not in it (about "
+				 "1 %% of steal and idle), only in the totals", o->replay_interval_s, rec);
 	}
 	if (replay__follow_check(p, o, err, errlen))
 		goto refuse;
