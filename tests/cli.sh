@@ -800,6 +800,11 @@ n=$("$DTLTOP" --no-config -r "$s/b.dtl.incident.1" -b --csv | awk -F, 'NR > 1 { 
 [ "$n" -ge 1 ] && [ "$n" -le 2 ] && [ "$(stat -c %s "$s/b.dtl.incident.1")" -lt 1100000 ] &&
 	grep -q "the last $((n * 10)) s raw" "$s/err" && ok ||
 	fail "a 1M ring kept $n intervals, $(stat -c %s "$s/b.dtl.incident.1") bytes: $(cat "$s/err")"
+# run again where its files are: numbered on, never over them, COUNT (1) kept across the runs
+rm -f "$s/i.dtl"
+"$DTLTOP" --no-config $capd -d 10 -n 6 -b -o /dev/null -w "$s/i.dtl" --summary --incidents 1m,1 2>"$s/err" &&
+	grep -q "raw in $s/i.dtl.incident.2$" "$s/err" && [ -e "$s/i.dtl.incident.2" ] && [ ! -e "$s/i.dtl.incident.1" ] &&
+	ok || fail "incidents of a second run: $(cat "$s/err"); $(ls "$s" | grep incident | tr '\n' ' ')"
 expect_error "--incidents without --summary" "--incidents keeps raw entries beside a summary" --no-config --sim -b -w "$s/y.dtl" --incidents 5m
 expect_error "a bad --incidents" "bad --incidents '5x'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5x
 expect_error "a bad --incidents count" "bad --incidents '5m,0'" --no-config --sim -b -w "$s/y.dtl" --summary --incidents 5m,0

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../format/recset.h"
 #include "../format/switches.h"
 #include "../view/columns.h"
 #include "../view/judge.h"
@@ -137,6 +138,13 @@ int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *e
 	if (!in) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
+	}
+	{
+		/* numbered on after an earlier run's, so COUNT holds across restarts */
+		char base[4200];
+
+		snprintf(base, sizeof(base), "%s.incident", l->o.write);
+		in->seq = dtl_rec_set__highest(base);
 	}
 	in->meta = *m;
 	in->meta.summary = false;
@@ -274,7 +282,7 @@ static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len
 			break;
 	if (!w || dtl_rec_writer__close(w, err, errlen))
 		return -1;
-	/* past --incidents' count, the oldest of this run's go */
+	/* past --incidents' count the oldest go, an earlier run's too */
 	if (l->o.incident_files && in->seq > l->o.incident_files) {
 		char old[4200];
 
