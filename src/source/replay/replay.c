@@ -107,6 +107,33 @@ static int replay_rewind(struct dtl_source *src, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * -d re-aggregates: a multiple of the recorded interval shows that many at
+ * once, as sar -f and atop -r do. (A perf.data was cut to -d already.)
+ */
+static int group_of(struct dtl_source *src, struct replay *p, const struct dtl_source_opts *o,
+		    char *err, size_t errlen)
+{
+	double rec = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
+	double k = o->replay_interval_s / rec;
+
+	p->group = 1;
+	if (o->replay_interval_s <= 0 || p->converted)
+		return 0;
+	if (k < 0.999999 || fabs(k - round(k)) > 1e-6 * k) {
+		snprintf(err, errlen, "-d %g is not a multiple of the %g s interval %s was "
+			 "recorded with", o->replay_interval_s, rec, o->replay);
+		return -1;
+	}
+	p->group = (unsigned int)round(k);
+	/* a summary's waits were split at each recorded interval's edge: not again here */
+	if (p->meta.summary && p->group > 1)
+		snprintf(src->note, sizeof(src->note), "a summary at -d %g: the parts of waits "
+			 "across its recorded %g s edges inside an interval are not in it (about "
+			 "1 %% of steal and idle), only in the totals", o->replay_interval_s, rec);
+	return 0;
+}
+
 static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		       char *err, size_t errlen)
 {
@@ -155,29 +182,8 @@ static int replay_open(struct dtl_source *src, const struct dtl_source_opts *o,
 		"/proc/kallsyms) names them" :
 		"the recording carries none (written before format 2.2, or where /proc/kallsyms "
 		"was unreadable): --kallsyms FILE names them";
-	p->group = 1;
 	p->set_id = p->meta.set_id;
-	/*
-	 * -d re-aggregates: a multiple of the recorded interval shows that many
-	 * at once, as sar -f and atop -r do. (A perf.data was cut to -d already.)
-	 */
-	if (o->replay_interval_s > 0 && !p->converted) {
-		double rec = p->meta.interval_s > 0 ? p->meta.interval_s : 1.0;
-		double k = o->replay_interval_s / rec;
-
-		if (k < 0.999999 || fabs(k - round(k)) > 1e-6 * k) {
-			snprintf(err, errlen, "-d %g is not a multiple of the %g s interval %s was "
-				 "recorded with", o->replay_interval_s, rec, o->replay);
-			goto refuse;
-		}
-		p->group = (unsigned int)round(k);
-		/* a summary's waits were split at each recorded interval's edge: not again here */
-		if (p->meta.summary && p->group > 1)
-			snprintf(src->note, sizeof(src->note), "a summary at -d %g: the parts of waits "
-				 "across its recorded %g s edges inside an interval are not in it (about "
-				 "1 %% of steal and idle), only in the totals", o->replay_interval_s, rec);
-	}
-	if (replay__follow_check(p, o, err, errlen))
+	if (group_of(src, p, o, err, errlen) || replay__follow_check(p, o, err, errlen))
 		goto refuse;
 	if (!p->set)	/* a set's is the file being read: FILE.first */
 		snprintf(p->name, sizeof(p->name), "%s", o->replay);
