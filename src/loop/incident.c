@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../format/grow.h"
 #include "../format/recset.h"
 #include "../format/switches.h"
 #include "../view/columns.h"
@@ -56,20 +57,8 @@ static int sink(void *ctx, int what, const uint8_t *chunk, size_t len)
 	if (what != 2 || !in->n)
 		return 0;	/* each file gets a header of its own when written */
 	v = iv_at(in, in->n - 1);
-	if (v->len + len > v->cap) {
-		size_t cap = v->cap ? v->cap : 1 << 16;
-		uint8_t *p;
-
-		while (cap < v->len + len)
-			cap *= 2;
-		p = realloc(v->bytes, cap);
-		if (!p)
-			return -1;
-		v->bytes = p;
-		v->cap = cap;
-	}
-	memcpy(v->bytes + v->len, chunk, len);
-	v->len += len;
+	if (dtl_grow__append(&v->bytes, &v->len, &v->cap, chunk, len))
+		return -1;
 	in->bytes += len;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../format/grow.h"
 #include "../format/request.h"
 #include "../format/summary.h"
 #include "../platform/usock.h"
@@ -63,23 +64,13 @@ static int to_viewer(void *ctx, int what, const uint8_t *bytes, size_t len)
 		v->restate = true;
 		return 0;
 	}
-	if (v->off && v->off == v->len)
-		v->off = v->len = 0;
-	if (v->len + len > v->cap) {
-		size_t cap = v->cap ? v->cap : 1 << 16;
-		uint8_t *p;
-
-		while (cap < v->len + len)
-			cap *= 2;
-		p = realloc(v->q, cap);
-		if (!p)
-			return -1;
-		v->q = p;
-		v->cap = cap;
+	/* what was sent goes once it is as much as what waits: the queue never creeps */
+	if (v->off && v->off >= v->len - v->off) {
+		memmove(v->q, v->q + v->off, v->len - v->off);
+		v->len -= v->off;
+		v->off = 0;
 	}
-	memcpy(v->q + v->len, bytes, len);
-	v->len += len;
-	return 0;
+	return dtl_grow__append(&v->q, &v->len, &v->cap, bytes, len);
 }
 
 /* As much as the socket takes now; a viewer that left is gone, never a signal. */
