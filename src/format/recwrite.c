@@ -468,10 +468,11 @@ int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 	return 0;
 }
 
-int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
+/* A record of text, at most DTL_REC_LPARCFG_MAX bytes of it (lparcfg, an incident's note). */
+static int text_record(struct dtl_rec_writer *w, int kind, const char *text)
 {
 	size_t n = strnlen(text, DTL_REC_LPARCFG_MAX);
-	uint8_t *p = record(w, DTL_REC_LPARCFG, 0, n);
+	uint8_t *p = record(w, kind, 0, n);
 
 	if (!p)
 		return -1;
@@ -479,15 +480,14 @@ int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
 	return 0;
 }
 
+int dtl_rec_writer__lparcfg(struct dtl_rec_writer *w, const char *text)
+{
+	return text_record(w, DTL_REC_LPARCFG, text);
+}
+
 int dtl_rec_writer__incident(struct dtl_rec_writer *w, const char *note)
 {
-	size_t n = strnlen(note, DTL_REC_LPARCFG_MAX);
-	uint8_t *p = record(w, DTL_REC_INCIDENT, 0, n);
-
-	if (!p)
-		return -1;
-	memcpy(p, note, n);
-	return 0;
+	return text_record(w, DTL_REC_INCIDENT, note);
 }
 
 int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t len)

@@ -141,6 +141,13 @@ void loop_statw_settle(struct dtl_loop *l);
 
 /* rec.c: the recording (-w) follows what the loop sees */
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen);
+/* The run's header as a recording says it, where the source stands now. */
+void loop_rec_meta(struct dtl_loop *l, struct dtl_rec_meta *m);
+/*
+ * A summary's interval as the stats and the task table kept it, into w:
+ * each CPU's counts, each task new to w's reader (*told) or that paid.
+ */
+int loop_summary_write(struct dtl_loop *l, struct dtl_rec_writer *w, size_t *told);
 void loop_rec_failed(struct dtl_loop *l);
 void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c);
 void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on);

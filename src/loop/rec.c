@@ -50,25 +50,43 @@ static void rec_set_start(struct dtl_loop *l)
 	l->rec_seq = l->rec_first_seq = high + 1;
 }
 
+void loop_rec_meta(struct dtl_loop *l, struct dtl_rec_meta *m)
+{
+	uint64_t clk;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->dtltop_version, sizeof(m->dtltop_version), "%s", DTLTOP_VERSION);
+	/* -r X -w Y: Y names the machine X was recorded on (or none), not this one */
+	snprintf(m->host, sizeof(m->host), "%s", loop_host(l));
+	snprintf(m->source, sizeof(m->source), "%s", dtl_source__name(l->src));
+	snprintf(m->detail, sizeof(m->detail), "%s", dtl_source__detail(l->src));
+	if (dtl_source__partition_name(l->src))
+		snprintf(m->partition_name, sizeof(m->partition_name), "%s",
+			 dtl_source__partition_name(l->src));
+	m->tb_freq = dtl_source__tb_freq(l->src);
+	m->start_ns = dtl_source__clock(l->src, &clk) ? clk : loop_now(l, CLOCK_REALTIME);
+	m->interval_s = l->o.interval_s;
+	m->summary = l->o.summary;
+	m->mask = dtl_source__mask(l->src);
+	if (!dtl_source__tb(l->src, &m->start_tb))
+		m->start_tb = 0;
+	m->nr_cpus = dtl_source__nr_cpus(l->src);
+	m->cpus = *dtl_source__cpus(l->src);
+	m->topo = *dtl_source__topo(l->src);
+	m->core_threads = dtl_source__core_threads(l->src);
+	if (dtl_source__lparcfg(l->src))
+		snprintf(m->lparcfg, sizeof(m->lparcfg), "%s", dtl_source__lparcfg(l->src));
+	else if (dtl_sys__read(l->o.src.root, "proc/powerpc/lparcfg", m->lparcfg,
+			       sizeof(m->lparcfg)) < 0)
+		m->lparcfg[0] = '\0';
+}
+
 int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 {
 	struct dtl_rec_meta m;
-	uint64_t clk;
 	char path[4200];
 
-	memset(&m, 0, sizeof(m));
-	snprintf(m.dtltop_version, sizeof(m.dtltop_version), "%s", DTLTOP_VERSION);
-	/* -r X -w Y: Y names the machine X was recorded on (or none), not this one */
-	snprintf(m.host, sizeof(m.host), "%s", loop_host(l));
-	snprintf(m.source, sizeof(m.source), "%s", dtl_source__name(l->src));
-	snprintf(m.detail, sizeof(m.detail), "%s", dtl_source__detail(l->src));
-	if (dtl_source__partition_name(l->src))
-		snprintf(m.partition_name, sizeof(m.partition_name), "%s",
-			 dtl_source__partition_name(l->src));
-	m.tb_freq = dtl_source__tb_freq(l->src);
-	m.start_ns = dtl_source__clock(l->src, &clk) ? clk : loop_now(l, CLOCK_REALTIME);
-	m.interval_s = l->o.interval_s;
-	m.summary = l->o.summary;
+	loop_rec_meta(l, &m);
 	if (dtl_source__summary(l->src) && !m.summary) {
 		snprintf(err, errlen, "-w: a summary holds no entries to record (add --summary)");
 		return -1;
@@ -80,18 +98,6 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	m.mask = dtl_source__mask(l->src);
-	if (!dtl_source__tb(l->src, &m.start_tb))
-		m.start_tb = 0;
-	m.nr_cpus = dtl_source__nr_cpus(l->src);
-	m.cpus = *dtl_source__cpus(l->src);
-	m.topo = *dtl_source__topo(l->src);
-	m.core_threads = dtl_source__core_threads(l->src);
-	if (dtl_source__lparcfg(l->src))
-		snprintf(m.lparcfg, sizeof(m.lparcfg), "%s", dtl_source__lparcfg(l->src));
-	else if (dtl_sys__read(l->o.src.root, "proc/powerpc/lparcfg", m.lparcfg,
-			       sizeof(m.lparcfg)) < 0)
-		m.lparcfg[0] = '\0';
 	l->recorded_cpus = m.cpus;
 	if (!l->rec_seq)
 		rec_set_start(l);
@@ -228,22 +234,26 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
  * window's end, which a replay ends its interval at (the source's clock,
  * or a later entry's).
  */
-static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
+int loop_summary_write(struct dtl_loop *l, struct dtl_rec_writer *w, size_t *told)
 {
 	unsigned int flags = dtl_stats__told(l->stats) ? DTL_SUM_TOLD : 0;
-
-	if (!l->o.summary)
-		return 0;
 	struct dtl_task_interval ti;
 
 	for (unsigned int cpu = 0; cpu < dtl_stats__nr_cpus(l->stats); cpu++)
-		if (dtl_rec_writer__counts(l->rec, cpu, dtl_stats__kept(l->stats, cpu), flags))
+		if (dtl_rec_writer__counts(w, cpu, dtl_stats__kept(l->stats, cpu), flags))
 			return -1;
 	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
-		if (dtl_tasks__kept(l->tasks, i, &l->rec_told, &ti) && dtl_rec_writer__task(l->rec, &ti))
+		if (dtl_tasks__kept(l->tasks, i, told, &ti) && dtl_rec_writer__task(w, &ti))
 			return -1;
-	*end_tb = dtl_stats__ended_at(l->stats);
 	return 0;
+}
+
+static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
+{
+	if (!l->o.summary)
+		return 0;
+	*end_tb = dtl_stats__ended_at(l->stats);
+	return loop_summary_write(l, l->rec, &l->rec_told);
 }
 
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)

@@ -18,7 +18,6 @@
 #include "../format/request.h"
 #include "../format/summary.h"
 #include "../platform/usock.h"
-#include "../version.h"
 #include "internal.h"
 
 /* A viewer's bytes not yet taken: about 64 intervals, and never past 16 MB. */
@@ -103,23 +102,9 @@ static void viewer_free(struct viewer *v)
 /* The run's meta as a recording's header says it, where the stream stands now. */
 static void meta_now(struct dtl_loop *l, struct dtl_rec_meta *m, uint64_t ts, uint64_t tb)
 {
-	memset(m, 0, sizeof(*m));
-	snprintf(m->dtltop_version, sizeof(m->dtltop_version), "%s", DTLTOP_VERSION);
-	snprintf(m->host, sizeof(m->host), "%s", loop_host(l));
-	snprintf(m->source, sizeof(m->source), "%s", dtl_source__name(l->src));
-	snprintf(m->detail, sizeof(m->detail), "%s", dtl_source__detail(l->src));
-	if (dtl_source__partition_name(l->src))
-		snprintf(m->partition_name, sizeof(m->partition_name), "%s",
-			 dtl_source__partition_name(l->src));
-	m->tb_freq = dtl_source__tb_freq(l->src);
+	loop_rec_meta(l, m);
 	m->start_ns = ts;
 	m->start_tb = tb;
-	m->interval_s = l->o.interval_s;
-	m->mask = dtl_source__mask(l->src);
-	m->nr_cpus = dtl_source__nr_cpus(l->src);
-	m->cpus = *dtl_source__cpus(l->src);
-	m->topo = *dtl_source__topo(l->src);
-	m->core_threads = dtl_source__core_threads(l->src);
 	if (l->lparcfg_text[0])
 		snprintf(m->lparcfg, sizeof(m->lparcfg), "%s", l->lparcfg_text);
 	m->summary = true;
@@ -257,8 +242,6 @@ static void take_requests(struct dtl_loop *l, struct viewer *v)
 static void interval_to(struct dtl_loop *l, struct viewer *v, uint64_t ts, double secs,
 			uint64_t s_start, uint64_t end_tb)
 {
-	unsigned int flags = dtl_stats__told(l->stats) ? DTL_SUM_TOLD : 0;
-	struct dtl_task_interval ti;
 	int rc = 0;
 
 	v->dropping = false;
@@ -270,11 +253,7 @@ static void interval_to(struct dtl_loop *l, struct viewer *v, uint64_t ts, doubl
 		rc |= dtl_rec_writer__dropped(v->w, v->dropped, s_start);
 		v->restate = false;
 	}
-	for (unsigned int c = 0; c < dtl_stats__nr_cpus(l->stats); c++)
-		rc |= dtl_rec_writer__counts(v->w, c, dtl_stats__kept(l->stats, c), flags);
-	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
-		if (dtl_tasks__kept(l->tasks, i, &v->told, &ti))
-			rc |= dtl_rec_writer__task(v->w, &ti);
+	rc |= loop_summary_write(l, v->w, &v->told);
 	if (l->lparcfg_text[0])
 		rc |= dtl_rec_writer__lparcfg(v->w, l->lparcfg_text);
 	rc |= dtl_rec_writer__tick(v->w, ts, secs, end_tb);
