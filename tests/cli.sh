@@ -861,6 +861,34 @@ grep -q "the service dropped [0-9]* intervals this viewer was too slow to take" 
 	sort -t, -k8,8g <(awk -F, 'NR > 1 && $3 == "all"' "$sv/slow.csv") |
 	awk -F, '{ v[NR] = $8 } END { exit !(NR && v[1] > v[int(NR / 2) + 1] / 2) }' &&
 	ok || fail "a slow viewer: $(head -3 "$sv/slow.err")"
+# a direct run on debugfs that finds the DTL busy (tests/shim/ebusy.c answers EBUSY as the kernel
+# does) names a dtltop service holding it, else the other candidates
+broot=$sv/root
+mkdir -p "$broot/sys/kernel/debug/powerpc/dtl" "$broot/sys/devices/system/cpu" "$broot/proc/powerpc" "$broot/run/dtltop"
+echo 0-1 >"$broot/sys/devices/system/cpu/online"
+printf 'processor\t: 0\ntimebase\t: 512000000\n' >"$broot/proc/cpuinfo"
+printf 'partition_entitled_capacity=200\nshared_processor_mode=1\n' >"$broot/proc/powerpc/lparcfg"
+echo 0x7 >"$broot/sys/kernel/debug/powerpc/dtl/dtl_event_mask"
+: >"$broot/sys/kernel/debug/powerpc/dtl/cpu-0"
+: >"$broot/sys/kernel/debug/powerpc/dtl/cpu-1"
+echo off >"$broot/proc/powerpc/vcpudispatch_stats"
+${CC:-cc} -shared -fPIC -o "$sv/ebusy.so" tests/shim/ebusy.c -ldl
+busy_run() {
+	LD_PRELOAD="$sv/ebusy.so" ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" \
+		"$DTLTOP" --no-config --root "$broot" -b -n 1 -d 0.05 2>&1 >/dev/null
+}
+out=$(busy_run)
+[ $? = 2 ] && [ "$out" = "dtltop: $broot/sys/kernel/debug/powerpc/dtl/cpu-0: busy: another DTL user holds it (candidates: /proc/powerpc/vcpudispatch_stats [off], a perf session on vpa_dtl [no PMU], another reader of this file)" ] &&
+	ok || fail "debugfs busy: $out"
+timeout 4 "$DTLTOP" --no-config --sim=vcpus=2 -d 0.25 --serve --socket "$broot/run/dtltop/dtltop.sock" 2>/dev/null &
+srv=$!
+for _ in $(seq 50); do [ -S "$broot/run/dtltop/dtltop.sock" ] && break; sleep 0.1; done
+out=$(busy_run)
+rc=$?
+kill $srv
+wait $srv
+[ $rc = 2 ] && [ "$out" = "dtltop: $broot/sys/kernel/debug/powerpc/dtl/cpu-0: busy: a dtltop service holds it: attach with dtltop --attach" ] &&
+	ok || fail "debugfs busy under a service: $out"
 expect_error "--attach nowhere" "cannot attach to $sv/none.sock: no dtltop service there" --no-config --attach="$sv/none.sock" -b -n 1
 expect_error "--serve with -b" "--serve has no output of its own" --no-config --sim --serve --socket "$sock" -b
 expect_error "--socket alone" "--socket is --serve's or --attach's" --no-config --sim --socket "$sock" -b

@@ -207,6 +207,7 @@ src/stats/task.c ^ \tif (fresh)\n\t\t*told = i + 1; ^ \n ^ summary: every task t
 src/loop/serve.c ^ v->len - v->off > QUEUE_IVS * len ^ v->len - v->off > 1000 * QUEUE_IVS * len ^ serve: a stopped viewer's queue grows past 64 intervals (by cli)
 src/loop/loop.c ^ \t\tif (dtl_source__restart(l->src, &tb))\n\t\t\tdtl_stats__restart_at(l->stats, tb); ^ \t\t(void)tb; ^ attach: after drops the window spans the dropped intervals (by cli)
 src/loop/incident.c ^ \tif (bad && v.kind != in->last_kind) { ^ \tif (bad && v.kind == in->last_kind) { ^ incidents: the verdict's turn not seen (by cli)
+src/source/debugfs.c ^ \tif (dtl_usock__service(root)) { ^ \tif (!dtl_usock__service(root)) { ^ debugfs busy: the service hint given wrongly (by cli)
 EOF
 	)
 fi
