@@ -61,7 +61,7 @@ CORE_LIBS := $(LIBPERF_LIBS) -lcap -lzstd -lz -lm $(HTTP_LIBS)
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/source/sim/*.c src/source/replay/*.c src/format/*.c src/stats/*.c \
+CORE := $(wildcard src/dtl/*.c src/platform/*.c src/source/*.c src/source/sim/*.c src/source/replay/*.c src/format/*.c src/stats/*.c src/stats/cpu/*.c src/stats/task/*.c \
 	src/view/*.c src/view/report/*.c src/loop/*.c src/opts/*.c src/check/*.c)
 TUI := $(wildcard src/tui/*.c)
 SRCS := $(CORE) $(TUI) src/main.c src/info.c

@@ -159,7 +159,7 @@ static void bench_decode(void)
 
 /*
  * Who pays: the same capture with the simulator's tasks, its switches and
- * entries charged (task.c), against the stats alone in the same run.
+ * entries charged (src/stats/task/), against the stats alone in the same run.
  */
 static void bench_whopays(void)
 {

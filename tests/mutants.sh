@@ -45,29 +45,29 @@ src/view/metrics.c ^ \t\t\tcum += h[b];\n\t\tfprintf ^ \t\t\tcum = h[b];\n\t\tfp
 src/stats/counts.h ^ \tc->e2d_raw += r->enqueue_to_dispatch; ^ \tc->e2d_raw += r->ready_to_enqueue; ^ exposition: a wait phase from the wrong field
 src/view/metrics.c ^ \t\tif (c[k].kind == kind) ^ \t\tif (c[k].kind == DTL_COL_PREEMPT) ^ exposition: dispatches counted under the preempt reasons
 src/view/metrics.c ^ if (om && unit) ^ if (unit) ^ exposition: UNIT lines break the text format
-src/stats/stats.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
+src/stats/cpu/add.c ^ c->bad += r->timebase < v->last_tb; ^ c->bad += r->timebase <= v->last_tb; ^ an equal timebase counted as bad
 src/stats/counts.h ^ c->involuntary += (DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1; ^ c->involuntary += (DTL_PREEMPT_FAULT_MASK >> p) & 1; ^ involuntary counts only faults
-src/stats/stats.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last
+src/stats/cpu/add.c ^ s->v[cpu].cur.lost += n; ^ s->v[cpu].cur.lost = n; ^ several lost reports: only the last
 src/stats/counts.h ^ \tc->steal_ticks += steal; ^ \tc->steal_ticks += r->enqueue_to_dispatch; ^ steal without ready_to_enqueue
 src/stats/counts.h ^ c->hist[dtl_hist__bucket(r->enqueue_to_dispatch)]++; ^ c->hist[dtl_hist__bucket(r->ready_to_enqueue)]++; ^ latency from the wrong field
-src/stats/stats.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
-src/stats/stats.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
-src/stats/stats.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
-src/stats/stats.c ^ c->migr_core += moved & ^ c->migr_core += 0 & ^ every migration called another core
-src/stats/stats.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time (by cli)
+src/stats/counts.c ^ (q * (double)c->dispatches + 0.999999) ^ (q * (double)c->dispatches + 0.5) ^ percentile rank rounded, not ceiled
+src/stats/counts.c ^ return v < c->lat_max ? v : c->lat_max; ^ return v; ^ percentile above the maximum
+src/stats/cpu/add.c ^ moved = v->last_proc != UINT32_MAX && v->last_proc != r->processor_id; ^ moved = v->last_proc != r->processor_id; ^ the first dispatch counted as a migration
+src/stats/cpu/add.c ^ c->migr_core += moved & ^ c->migr_core += 0 & ^ every migration called another core
+src/stats/cpu/interval.c ^ make_row(s, sum, (int)h, interval_s, span, mask, n, 1, &s->vp_last[h]); ^ make_row(s, sum, (int)h, interval_s, span, mask, 1, 1, &s->vp_last[h]); ^ a VP's steal % not of its threads' time (by cli)
 src/platform/sys.c ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 2.0 / ^ f->disp_per_s = (double)(b->dispatches - a->dispatches) / 1.0 / ^ lparcfg dispatches counted twice per cycle
 src/platform/sys.c ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / dtb; ^ f->app = (double)(b->pool_idle_time - a->pool_idle_time) / (double)tb_freq; ^ app not per elapsed timebase
 src/loop/loop.c ^ \tlpar_row(l);\n ^  ^ physc never reaches the CSV
-src/stats/stats.c ^ \tto->lost += c->lost;\n ^  ^ since-start totals drop lost entries
-src/stats/stats.c ^ row->preempt_ratio = c->dispatches ? (double)c->involuntary ^ row->preempt_ratio = c->dispatches ? (double)c->faults ^ INVOL% shows faults
-src/stats/stats.c ^ * 1e6 *\n\t\t\t (nr_vcpus ? nr_vcpus : 1); ^ * 1e6; ^ partition steal % not divided by vCPUs
-src/stats/stats.c ^ \tv->carry_steal += d - g; ^ \tv->carry_steal += d; ^ totals count steal from before the start
-src/stats/stats.c ^ \tif (s->seen_tb > b)\n\t\tb = s->seen_tb;\n ^  ^ late entries do not move the interval's end
-src/stats/stats.c ^ \ts->cur_mask = s->mask; ^ \ts->cur_mask = DTL_MASK_ALL; ^ a narrower mask not carried into the next interval
-src/stats/stats.c ^ (unsigned int)cpu >= s->nr_cpus ||\n\t\t\t\t   !s->v[cpu].online)) ^ (unsigned int)cpu >= s->nr_cpus)) ^ offline CPUs still get rows
-src/stats/stats.c ^ \tto->gaps += c->gaps;\n ^  ^ gaps never reach the partition row
+src/stats/counts.c ^ \tto->lost += c->lost;\n ^  ^ since-start totals drop lost entries
+src/stats/counts.c ^ row->preempt_ratio = c->dispatches ? (double)c->involuntary ^ row->preempt_ratio = c->dispatches ? (double)c->faults ^ INVOL% shows faults
+src/stats/counts.c ^ * 1e6 *\n\t\t\t (nr_vcpus ? nr_vcpus : 1); ^ * 1e6; ^ partition steal % not divided by vCPUs
+src/stats/cpu/add.c ^ \tv->carry_steal += d - g; ^ \tv->carry_steal += d; ^ totals count steal from before the start
+src/stats/cpu/interval.c ^ \tif (s->seen_tb > b)\n\t\tb = s->seen_tb;\n ^  ^ late entries do not move the interval's end
+src/stats/cpu/interval.c ^ \ts->cur_mask = s->mask; ^ \ts->cur_mask = DTL_MASK_ALL; ^ a narrower mask not carried into the next interval
+src/stats/cpu/rows.c ^ (unsigned int)cpu >= s->nr_cpus ||\n\t\t\t\t   !s->v[cpu].online)) ^ (unsigned int)cpu >= s->nr_cpus)) ^ offline CPUs still get rows
+src/stats/counts.c ^ \tto->gaps += c->gaps;\n ^  ^ gaps never reach the partition row
 src/dtl/counts.h ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 3)) & 7); ^ return 8 + (e - 3) * 8 + ((ticks >> (e - 2)) & 7); ^ histogram sub-buckets wrong
-src/stats/stats.c ^ \t\tsplit_wait(v, r, a, o); ^ \t\t(void)o; ^ waits not split at interval edges
+src/stats/cpu/add.c ^ \t\tsplit_wait(v, r, a, o); ^ \t\t(void)o; ^ waits not split at interval edges
 src/dtl/dtl.c ^ case 2: case 3: case 7: case 8: ^ case 2: case 3: case 7: ^ hcall_adjunct maps to the preempt bit
 src/dtl/dtl.c ^ put_be(p + 8, r->ready_to_enqueue, 4); ^ put_be(p + 8, r->waiting_to_ready, 4); ^ encoder writes the wrong wait
 src/dtl/dtl.c ^ if (n == strlen(mask_words[i].word) && ^ if (n <= strlen(mask_words[i].word) && ^ -e accepts a prefix (-e c)
@@ -108,8 +108,8 @@ src/loop/pace.c ^ l->o.interval_s = dtl_source__recorded_interval(l->src) / (spe
 src/main.c ^ SIGTERM, SIGHUP, SIGUSR1 ^ SIGTERM, SIGUSR1 ^ SIGHUP loses the -o output (by truth)
 src/platform/sys.c ^ if (tb && !dtl_tb_freq__ok(tb)) { ^ if (0) { ^ a 1 Hz timebase accepted (by truth)
 src/platform/sys.c ^ if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { ^ if (fstat(fd, &st)) { ^ a device under --root is read as a file (by truth)
-src/stats/stats.c ^ r->processor_id) >> core_shift == 0); ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
-src/stats/stats.c ^ \ts->total_s = 0;\n ^  ^ after r, since-start rates over the time before the reset too
+src/stats/cpu/add.c ^ r->processor_id) >> core_shift == 0); ^ r->processor_id) >> 4 == 0); ^ SMT8: a move to the adjacent core called a move within the core
+src/stats/cpu/interval.c ^ \ts->total_s = 0;\n ^  ^ after r, since-start rates over the time before the reset too
 src/loop/loop.c ^ dtl_sys__lpar_figs(&l->lparcfg_prev, &l->lparcfg, tb_freq, &l->lpar); ^ dtl_sys__lpar_figs(&l->lparcfg0, &l->lparcfg, tb_freq, &l->lpar); ^ an interval's physc is the since-start mean
 src/loop/loop.c ^ \tif (l->table.selected)\n\t\treturn; ^ \tif (0)\n\t\treturn; ^ -C: the selected row carries the partition's physc
 src/view/metrics.c ^ if (*s == '\\' || *s == '"') ^ if (*s == '\\') ^ exposition: a quote in a label value not escaped
@@ -130,7 +130,7 @@ src/view/http.c ^ q0 = strtod(v + 2, NULL) <= 0; ^ q0 = false; ^ Accept q=0 stil
 src/source/debugfs.c ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn 1; ^ if (mask == DTL_MASK_ALL)\n\t\t\treturn -1; ^ debugfs under lockdown fails even for the boot mask (by cli)
 src/format/recwrite.c ^ return w->len + dtl_rec_v2__bytes(&w->cols) >= FLUSH_AT ? flush(w) : 0; ^ return 0; ^ recording: a long interval's chunk grows past its bound
 src/source/replay/set.c ^ if (m->nr_cpus != p->meta.nr_cpus || m->tb_freq != p->meta.tb_freq) ^ if (m->nr_cpus != p->meta.nr_cpus) ^ a rotated set splices another partition's file
-src/stats/task.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
+src/stats/task/charge.c ^ k->user += (r->srr1 >> 14) & 1; ^ k->user += (r->srr1 >> 15) & 1; ^ payer pane: user space read from MSR[EE], not MSR[PR]
 src/format/pdtasks.c ^ return lo < t->ntl && t->tl[lo].pid == pid ? t->tl[lo].name : NONE; ^ return NONE; ^ perf.data: a process named only later in the file stays unnamed
 src/tui/payer.c ^ c.samples >= DTL_MIN_SAMPLES ? p50 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p99 : "-"); ^ c.samples >= DTL_MIN_SAMPLES ? p99 : "-",\n\t     c.samples >= DTL_MIN_SAMPLES ? p50 : "-"); ^ payer pane: p50 and p99 swapped (by whopays)
 src/loop/nav.c ^ \t\t\tl->table.tasks = t;\n ^  ^ replay: going back leaves the task rows on freed tasks (by whopays)
@@ -148,8 +148,8 @@ src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight =
 src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range (by cli)
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
-src/stats/task.c ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
-src/stats/task.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
+src/stats/task/internal.h ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
+src/stats/task/table.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots
 src/view/http.c ^ if (now - k->since >= HTTP_REQUEST_S) { ^ if (0) { ^ exporter: a trickled request holds its slot for ever (by exporter)
 src/dtl/name.c ^ !(cp >= 0x7f && cp <= 0x9f) ^ !(cp >= 0x7f && cp <= 0x7f) ^ names: a C1 control (CSI) passes
 src/format/switches.c ^ \tdtl_name__clean(s);\t/* a NUL inside ends it there */ ^  ^ recording: switch names read raw (by unit)
@@ -173,14 +173,14 @@ src/view/report/scale.c ^ if (days && !tm.tm_hour ^ if (0 && !tm.tm_hour ^ repor
 src/platform/sys.c ^ cfg->have_partition_id = v && v < 1u << 16; ^ cfg->have_partition_id = v < 1u << 16; ^ identity: lparcfg's partition_id=0 (the device tree had none) taken for partition 0
 src/view/metrics.c ^ a->samples < DTL_MIN_SAMPLES || !m->intervals ^ !m->intervals ^ exposition: a p99 of a handful of dispatches exported as if it meant something (by cli)
 src/view/model.c ^ \tif (l && l->have_partition_id)\n\t\tfield(out, &n, "partition_id" ^ \tif (l)\n\t\tfield(out, &n, "partition_id" ^ exposition: a partition id lparcfg never gave, as 0 (by cli)
-src/stats/task.c ^ q->cur = sw->pid < 0 ? -1 : task_of(t, sw); ^ q->cur = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
-src/stats/task.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(t, &t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
+src/stats/task/charge.c ^ q->cur = sw->pid < 0 ? -1 : tasks_task_of(t, sw); ^ q->cur = tasks_task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
+src/stats/task/charge.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(t, &t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)
 src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase
 src/opts/table.c ^ if (b[j]->opts == b[k]->opts)\n\t\t\treturn true; ^ if (b[j]->opts == b[k]->opts)\n\t\t\tbreak; ^ --no-tasks listed twice in --help (perf and debugfs share it) (by man)
-src/stats/task.c ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) { ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb > q->wake_tb) { ^ who pays: the task switched in at the wake-up's dispatch is not the one woken
-src/stats/task.c ^ \t\tq->wake_from = -1;\t/* ceded again before any task ran: no task woke */\n ^ \n ^ who pays: a cede, then another entry before any task ran: the next task is charged the cede's wake-up
-src/stats/task.c ^ \t\tsettle_wake(t, q);\n ^ \n ^ who pays: a wake-up at the interval's end stays with idle
+src/stats/task/charge.c ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) { ^ if (q->wake_from >= 0 && sw->pid != 0 && sw->tb > q->wake_tb) { ^ who pays: the task switched in at the wake-up's dispatch is not the one woken
+src/stats/task/charge.c ^ \t\tq->wake_from = -1;\t/* ceded again before any task ran: no task woke */\n ^ \n ^ who pays: a cede, then another entry before any task ran: the next task is charged the cede's wake-up
+src/stats/task/interval.c ^ \t\tsettle_wake(t, q);\n ^ \n ^ who pays: a wake-up at the interval's end stays with idle
 src/stats/counts.h ^ steal & -(uint64_t)((DTL_PREEMPT_CEDE_MASK >> p) & 1) ^ steal & -(uint64_t)((DTL_PREEMPT_INVOLUNTARY_MASK >> p) & 1) ^ WAKE counts the involuntary preempts' steal
 src/source/sim/guest.c ^ \t\tv->sw[v->nsw - 1].tb = SIM_TB0 + t0;\n ^ \n ^ simulator: a thread stopped before its run began switches its task after the stop (truth and stream disagree)
 src/check/run.c ^ \tif (want_tasks && !s->tasks)\n\t\t*works = false; ^ \tif (0)\n\t\t*works = false; ^ --check exits 0 when who pays was asked and does not work (by cli)
@@ -202,8 +202,8 @@ src/platform/topo.c ^ \tdtl_cpuset__for_each(cpu, cpus)\n\t\tthreads[t->vp[cpu]]
 src/format/summary.c ^ \tif (c->lat_max > UINT32_MAX || (!c->dispatches && c->lat_max)) ^ \tif (c->lat_max > UINT32_MAX) ^ summary: counts with a latency and no dispatch taken (by unit)
 src/format/summary.c ^ \ts[S_W2R] = zz(s[S_W2R] - s[S_IDLE] - s[S_CARRY_IDLE]); ^ \ts[S_W2R] = zz(s[S_W2R] - s[S_IDLE]); ^ summary: waiting_to_ready stored against the wrong base (by unit)
 src/format/summary.c ^ \t\tif (k->proc_n[b & 7]) ^ \t\tif (0) ^ summary: two processors in one slot taken (by unit)
-src/stats/stats.c ^ \tk->k.carry_steal = v->carry_steal; ^ \tk->k.carry_steal = 0; ^ summary: the steal carried to the totals not kept (by unit)
-src/stats/task.c ^ \tif (fresh)\n\t\t*told = i + 1; ^ \n ^ summary: every task told again each interval (by unit)
+src/stats/cpu/keep.c ^ \tk->k.carry_steal = v->carry_steal; ^ \tk->k.carry_steal = 0; ^ summary: the steal carried to the totals not kept (by unit)
+src/stats/task/keep.c ^ \tif (fresh)\n\t\t*told = i + 1; ^ \n ^ summary: every task told again each interval (by unit)
 src/loop/serve.c ^ v->len - v->off > QUEUE_IVS * len ^ v->len - v->off > 1000 * QUEUE_IVS * len ^ serve: a stopped viewer's queue grows past 64 intervals (by cli)
 src/loop/loop.c ^ \t\tif (dtl_source__restart(l->src, &tb))\n\t\t\tdtl_stats__restart_at(l->stats, tb); ^ \t\t(void)tb; ^ attach: after drops the window spans the dropped intervals (by cli)
 src/loop/incident.c ^ \tif (bad && v.kind != in->last_kind) { ^ \tif (bad && v.kind == in->last_kind) { ^ incidents: the verdict's turn not seen (by cli)

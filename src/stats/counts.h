@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * counts.h - the counters behind a row, shared by the groupings of
- * src/stats/ (CPUs and VPs in stats.c, tasks and cgroups in task.c).
+ * src/stats/ (CPUs and VPs in cpu/, tasks and cgroups in task/), added up
+ * and made into rows by counts.c.
  */
 #ifndef DTL_COUNTS_H
 #define DTL_COUNTS_H

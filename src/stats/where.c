@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * where.c - srr0 counts into kernel functions. A task keeps its addresses
- * exact (task.c); naming them here, not there, keeps symbols out of the
+ * exact (task/charge.c); naming them here, not there, keeps symbols out of the
  * per-entry path.
  */
 #include "where.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * where.h - where a task's or cgroup's involuntary preempts hit, by kernel
- * function: the srr0 counts of task.c named through a symbol table and
+ * function: the srr0 counts of the task table named through a symbol table and
  * summed per function, the most first. One answer for the payer pane, the
  * where format, the JSON rows and the report. Pure.
  */

@@ -192,7 +192,7 @@ static void dispatch(struct sim *s, struct simvp *p, unsigned int cpu, uint64_t 
 	if (s->p.ntasks && v->task == SIM_IDLE(s)) {
 		int n = sim_wake_task(s, v, cpu, t);
 
-		/* who pays a cede's wait: the task that ran first after it (task.c) */
+		/* who pays a cede's wait: the task that ran first after it (src/stats/task/charge.c) */
 		if (v->pend_task == SIM_IDLE(s) && ((DTL_PREEMPT_CEDE_MASK >> r->preempt_reason) & 1))
 			e->woken = (int16_t)n;
 	}
