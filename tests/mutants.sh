@@ -173,7 +173,7 @@ src/view/report/scale.c ^ if (days && !tm.tm_hour ^ if (0 && !tm.tm_hour ^ repor
 src/platform/sys.c ^ cfg->have_partition_id = v && v < 1u << 16; ^ cfg->have_partition_id = v < 1u << 16; ^ identity: lparcfg's partition_id=0 (the device tree had none) taken for partition 0
 src/view/metrics.c ^ a->samples < DTL_MIN_SAMPLES || !m->intervals ^ !m->intervals ^ exposition: a p99 of a handful of dispatches exported as if it meant something (by cli)
 src/view/model.c ^ \tif (l && l->have_partition_id)\n\t\tfield(out, &n, "partition_id" ^ \tif (l)\n\t\tfield(out, &n, "partition_id" ^ exposition: a partition id lparcfg never gave, as 0 (by cli)
-src/stats/task/charge.c ^ q->cur = sw->pid < 0 ? -1 : tasks_task_of(t, sw); ^ q->cur = tasks_task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
+src/stats/task/charge.c ^ slot->task = sw->pid < 0 ? -1 : task_of(t, sw); ^ slot->task = task_of(t, sw); ^ who pays: a switch to nobody makes a task of pid -1
 src/stats/task/charge.c ^ \t\t\tif (k >= 0)\n\t\t\t\tcharge(t, &t->task[k], &r); ^ \t\t\tif (k >= 0)\n\t\t\t\t; ^ who pays: entries no known task ran at vanish from the task rows
 src/source/debugfs.c ^ more = dtl_taskfeed__take(d->feed, d->stream, d->next_cpu, &d->map, c); ^ more = false; ^ debugfs who pays: the switch stream is opened but never read (by whopays)
 src/platform/perf.c ^ \t\tattr.use_clockid = 1; ^ \t\tattr.use_clockid = 0; ^ debugfs who pays: the stream keeps sched_clock, off the calibrated timebase

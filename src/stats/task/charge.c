@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* The task's index, made at first sight; past DTL_TASKS_MAX all share "other". */
-int tasks_task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
+static int task_of(struct dtl_tasks *t, const struct dtl_switch *sw)
 {
 	size_t h = tasks_pid_slot(t->key, sw->pid);
 	struct task *k;
@@ -63,7 +63,7 @@ static int nobody(struct dtl_tasks *t)
 {
 	struct dtl_switch sw = { .pid = NOBODY_PID };
 
-	return tasks_task_of(t, &sw);
+	return task_of(t, &sw);
 }
 
 /* The woken task (index to) takes the pending cede's steal from the idle task. */
@@ -83,11 +83,11 @@ void tasks_wake(struct dtl_tasks *t, struct cpuq *q, int to)
 }
 
 /* Switch in: the task that leaves is charged its time on the CPU up to tb. */
-static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *sw)
+static void apply(struct dtl_tasks *t, struct cpuq *q, const struct queued *sw)
 {
 	if (q->cur >= 0 && sw->tb > q->since)
 		t->task[q->cur].run_cur += sw->tb - q->since;
-	q->cur = sw->pid < 0 ? -1 : tasks_task_of(t, sw);
+	q->cur = sw->task;
 	q->since = sw->tb;
 	q->last_tb = sw->tb;
 	if (q->wake_from >= 0 && sw->pid != 0 && sw->tb >= q->wake_tb) {
@@ -100,7 +100,7 @@ static void apply(struct dtl_tasks *t, struct cpuq *q, const struct dtl_switch *
 void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_switch *sw)
 {
 	struct cpuq *q;
-	struct dtl_switch *slot;
+	struct queued *slot;
 
 	if (cpu >= t->nr_cpus)
 		return;
@@ -116,7 +116,7 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 	}
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 16;
-		struct dtl_switch *n = malloc(cap * sizeof(*n));
+		struct queued *n = malloc(cap * sizeof(*n));
 
 		if (!n)
 			return;
@@ -129,10 +129,9 @@ void dtl_tasks__switch(struct dtl_tasks *t, unsigned int cpu, const struct dtl_s
 	}
 	/* names are taken in now, so the queue holds no pointer into the caller's buffers */
 	slot = &q->q[(q->head + q->n) & (q->cap - 1)];
-	*slot = *sw;
-	if ((sw->comm || sw->cgroup) && sw->pid >= 0)
-		tasks_task_of(t, sw);
-	slot->comm = slot->cgroup = NULL;
+	slot->tb = sw->tb;
+	slot->pid = sw->pid;
+	slot->task = sw->pid < 0 ? -1 : task_of(t, sw);
 	q->n++;
 }
 

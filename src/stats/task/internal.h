@@ -38,8 +38,20 @@ struct cgroup {
 	uint64_t hash;
 };
 
+/*
+ * A switch waiting for the entries it precedes: its task found when it was
+ * queued (names taken in then), so applying it is no lookup; half a
+ * struct dtl_switch, as the queues of 1920 CPUs are most of the memory the
+ * switch stream walks.
+ */
+struct queued {
+	uint64_t tb;
+	int32_t pid;		/* 0: the idle task; <0 unknown */
+	int32_t task;		/* its index; -1 unknown */
+};
+
 struct cpuq {
-	struct dtl_switch *q;	/* comm and cgroup already taken in: NULL here */
+	struct queued *q;
 	size_t head, n, cap;	/* cap a power of two: an index is masked, not divided */
 	int cur;		/* the running task's index, -1 unknown */
 	uint64_t since;		/* when it was switched in */
@@ -104,8 +116,6 @@ struct task *tasks_grow(struct dtl_tasks *t);
 long tasks_index_of(const struct dtl_tasks *t, int pid);
 
 /* charge.c: switches and entries */
-/* The task's index, made at first sight; past DTL_TASKS_MAX all share "other". */
-int tasks_task_of(struct dtl_tasks *t, const struct dtl_switch *sw);
 /* The woken task (index to) takes the pending cede's steal from the idle task. */
 void tasks_wake(struct dtl_tasks *t, struct cpuq *q, int to);
 /* 2 for an srr0 new to the task, 1 for one counted again, 0 for one not counted. */

@@ -43,14 +43,12 @@ static void sum_cgroups(struct dtl_tasks *t)
 static void settle_wake(struct dtl_tasks *t, struct cpuq *q)
 {
 	for (size_t i = 0; q->wake_from >= 0 && i < q->n; i++) {
-		const struct dtl_switch *sw = &q->q[(q->head + i) & (q->cap - 1)];
-		int k;
+		const struct queued *sw = &q->q[(q->head + i) & (q->cap - 1)];
 
 		if (sw->tb < q->wake_tb || !sw->pid)
 			continue;
-		k = sw->pid < 0 ? -1 : tasks_task_of(t, sw);
-		if (k >= 0)
-			tasks_wake(t, q, k);
+		if (sw->task >= 0)
+			tasks_wake(t, q, sw->task);
 		break;
 	}
 	q->wake_from = -1;
