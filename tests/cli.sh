@@ -826,7 +826,23 @@ rc2=$?
 wait $a1
 rc1=$?
 out=$(runuser -u nobody -- "$DTLTOP" --no-config --attach="$sock" -b -n 1 2>&1 >/dev/null)
-[ $? = 2 ] && grep -q "cannot attach to $sock: permission denied" <<<"$out" && ok || fail "nobody attached: $out"
+[ $? = 2 ] && [ "$out" = "dtltop: cannot attach to $sock: permission denied (the service serves only those who may read the DTL themselves: root, or CAP_PERFMON)" ] &&
+	ok || fail "nobody attached: $out"
+# ... but nobody holding CAP_PERFMON (a `make setcap` dtltop) could read the PMU itself: let in,
+# and once in, it holds no capability at all
+setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon \
+	"$DTLTOP" --no-config --attach="$sock" -b --csv -n 8 -o /dev/null 2>"$sv/pm.err" &
+pm=$!
+capeff=
+for _ in $(seq 50); do
+	capeff=$(awk '/^CapEff:/ { print $2 }' "/proc/$pm/status" 2>/dev/null)
+	[ "$capeff" = 0000000000000000 ] && break
+	sleep 0.1
+done
+wait $pm
+rc=$?
+[ $rc = 0 ] && [ "$capeff" = 0000000000000000 ] && [ ! -s "$sv/pm.err" ] && ok ||
+	fail "nobody with CAP_PERFMON: exit $rc, CapEff $capeff attached, $(cat "$sv/pm.err")"
 out=$("$DTLTOP" --no-config --sim -d 0.25 --serve --socket "$sock" 2>&1)
 [ $? = 2 ] && grep -q "a dtltop service listens there already" <<<"$out" && ok || fail "a second service: $out"
 wait $srv

@@ -208,6 +208,8 @@ src/loop/serve.c ^ v->len - v->off > QUEUE_IVS * len ^ v->len - v->off > 1000 * 
 src/loop/loop.c ^ \t\tif (dtl_source__restart(l->src, &tb))\n\t\t\tdtl_stats__restart_at(l->stats, tb); ^ \t\t(void)tb; ^ attach: after drops the window spans the dropped intervals (by cli)
 src/loop/incident.c ^ \tif (bad && v.kind != in->last_kind) { ^ \tif (bad && v.kind == in->last_kind) { ^ incidents: the verdict's turn not seen (by cli)
 src/source/debugfs.c ^ \tif (dtl_usock__service(root)) { ^ \tif (!dtl_usock__service(root)) { ^ debugfs busy: the service hint given wrongly (by cli)
+src/loop/serve.c ^ \tif (*own || (!debugfs && dtl_caps__pid_perfmon(pid))) ^ \tif (*own) ^ attach: a caller holding CAP_PERFMON refused (by cli)
+src/source/replay/input.c ^ \tif (dtl_caps__drop_all() && errno != EPERM) { ^ \tif (0) { ^ attach: a viewer keeps its capabilities once let in (by cli)
 EOF
 	)
 fi

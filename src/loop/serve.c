@@ -17,6 +17,7 @@
 #include "../format/grow.h"
 #include "../format/request.h"
 #include "../format/summary.h"
+#include "../platform/caps.h"
 #include "../platform/usock.h"
 #include "internal.h"
 
@@ -46,6 +47,10 @@ struct serve {
 	char path[108];
 	struct viewer *v[VIEWERS_MAX];	/* each its own: its writer holds it */
 	size_t n;
+	/* let in between intervals, started at the next one's end: the fd, and may */
+	int pend[VIEWERS_MAX];
+	bool pend_may[VIEWERS_MAX];
+	size_t npend;
 	struct dtl_cpuset cpus;		/* what the viewers were told is online */
 	uint64_t start_tb;		/* where the interval being captured began */
 };
@@ -150,34 +155,81 @@ void loop_serve_close(struct dtl_loop *l)
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		viewer_free(s->v[i]);
+	for (size_t i = 0; i < s->npend; i++)
+		close(s->pend[i]);
 	close(s->lfd);
 	unlink(s->path);
 	free(s);
 	l->serve = NULL;
 }
 
-/* Viewers that connected since: each gets the header of a summary that starts here. */
+/*
+ * Who may attach: whoever could read the DTL itself. Root and the
+ * service's own user (who may also ask for a mask); with any source but
+ * debugfs (root's files), a process holding CAP_PERFMON as it connects,
+ * as a `make setcap` dtltop does. Asked of the kernel, never of the peer.
+ */
+static bool may_attach(struct dtl_loop *l, int fd, bool *own, char *why, size_t len)
+{
+	bool debugfs = !strcmp(dtl_source__name(l->src), "debugfs");
+	uint32_t uid;
+	int pid;
+
+	*own = false;
+	if (dtl_usock__peer(fd, &uid, &pid)) {
+		snprintf(why, len, "refused: the kernel did not say who connected");
+		return false;
+	}
+	*own = uid == 0 || uid == (uint32_t)geteuid();
+	if (*own || (!debugfs && dtl_caps__pid_perfmon(pid)))
+		return true;
+	snprintf(why, len, "permission denied (the service serves only those who may read the DTL "
+		 "themselves: %s)", debugfs ? "root, as it reads debugfs" : "root, or CAP_PERFMON");
+	return false;
+}
+
+/* Callers since: each let in (to start at the next interval's end) or told why not. */
+static void take_calls(struct dtl_loop *l, struct serve *s)
+{
+	char why[200], line[210];
+	bool own;
+	int fd;
+
+	while ((fd = dtl_usock__accept(s->lfd)) >= 0) {
+		if (s->n + s->npend >= VIEWERS_MAX) {
+			close(fd);	/* the viewer says the service ended on it */
+			continue;
+		}
+		if (!may_attach(l, fd, &own, why, sizeof(why))) {
+			int n = snprintf(line, sizeof(line), DTL_USOCK_REFUSED "%s\n", why);
+
+			/* a line into an empty socket buffer: whole, or the viewer sees the close */
+			(void)!send(fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+			close(fd);
+			continue;
+		}
+		s->pend[s->npend] = fd;
+		s->pend_may[s->npend++] = own;
+	}
+}
+
+/* Viewers let in since: each gets the header of a summary that starts here. */
 static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t tb)
 {
 	struct dtl_rec_meta m;
 	char err[512];
-	int fd;
 
-	while ((fd = dtl_usock__accept(s->lfd)) >= 0) {
-		struct viewer *v = s->n < VIEWERS_MAX ? calloc(1, sizeof(*v)) : NULL;
+	take_calls(l, s);
+	for (size_t i = 0; i < s->npend; i++) {
+		struct viewer *v = calloc(1, sizeof(*v));
+		int fd = s->pend[i];
 
 		if (!v) {
-			close(fd);	/* the viewer says the service ended on it */
+			close(fd);
 			continue;
 		}
 		v->fd = fd;
-		{
-			struct ucred cred;
-			socklen_t len = sizeof(cred);
-
-			v->may = !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) &&
-				 (cred.uid == 0 || cred.uid == geteuid());
-		}
+		v->may = s->pend_may[i];
 		meta_now(l, &m, ts, tb);
 		v->w = dtl_rec_writer__open_sink(&m, to_viewer, v, err, sizeof(err));
 		if (!v->w) {
@@ -196,6 +248,7 @@ static void take_new(struct dtl_loop *l, struct serve *s, uint64_t ts, uint64_t 
 		s->v[s->n++] = v;
 		send_some(v);
 	}
+	s->npend = 0;
 }
 
 struct asked {
@@ -295,6 +348,8 @@ void loop_serve_poll(struct dtl_loop *l)
 		take_requests(l, s->v[i]);
 		send_some(s->v[i]);
 	}
+	if (s)
+		take_calls(l, s);
 }
 
 /* The mask changed, or a CPU came or went: every viewer is told as a recording is. */

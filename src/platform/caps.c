@@ -10,8 +10,12 @@
 #include "caps.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -72,4 +76,67 @@ int dtl_caps__raise(void)
 int dtl_caps__lower(void)
 {
 	return set_only(false);
+}
+
+int dtl_caps__drop_all(void)
+{
+	cap_t c = cap_init();	/* all clear */
+	int rc, saved;
+
+	if (!c)
+		return -1;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	rc = cap_set_proc(c);
+	saved = errno;
+	cap_free(c);
+	errno = saved;
+	return rc;
+}
+
+int dtl_caps__parse_eff(const char *status, uint64_t *eff)
+{
+	const char *line = status;
+	uint64_t v = 0;
+	int digits = 0;
+
+	while (line && strncmp(line, "CapEff:", 7) != 0) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	if (!line)
+		return -1;
+	for (line += 7; *line == ' ' || *line == '\t'; line++)
+		;
+	for (; *line && *line != '\n'; line++, digits++) {
+		int d = *line >= '0' && *line <= '9' ? *line - '0' :
+			*line >= 'a' && *line <= 'f' ? *line - 'a' + 10 : -1;
+
+		if (d < 0 || digits == 16)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!digits)
+		return -1;
+	*eff = v;
+	return 0;
+}
+
+bool dtl_caps__pid_perfmon(int pid)
+{
+	char path[64], text[8192];
+	uint64_t eff;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	fd = pid > 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return false;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	return !dtl_caps__parse_eff(text, &eff) &&
+	       ((eff >> CAP_PERFMON & 1) || (eff >> CAP_SYS_ADMIN & 1));
 }

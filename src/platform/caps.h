@@ -7,6 +7,7 @@
 #define DTL_CAPS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* CAP_PERFMON or CAP_SYS_ADMIN is effective, or can be made so. */
 bool dtl_caps__can_perfmon(void);
@@ -16,8 +17,17 @@ bool dtl_caps__can_perfmon(void);
  * ambient capabilities. -1 if libcap refuses (errno set).
  */
 int dtl_caps__drop(void);
+/* A viewer's, once its service let it in: nothing kept at all. */
+int dtl_caps__drop_all(void);
 /* Around a reopen (mask change, hotplug): raise, then lower, that one. */
 int dtl_caps__raise(void);
 int dtl_caps__lower(void);
+/*
+ * The CapEff line of a /proc/PID/status text, into eff: 0, or -1 where it
+ * has none or an unreadable one (pure: the text is another process's).
+ */
+int dtl_caps__parse_eff(const char *status, uint64_t *eff);
+/* Process pid holds CAP_PERFMON or CAP_SYS_ADMIN effective now, as /proc says. */
+bool dtl_caps__pid_perfmon(int pid);
 
 #endif

@@ -93,7 +93,7 @@ int dtl_usock__listen(const char *path, char *err, size_t errlen)
 		unlink(path);	/* a service's that died: stale */
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) || chmod(path, 0600) || listen(fd, 16)) {
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) || chmod(path, 0666) || listen(fd, 16)) {
 		snprintf(err, errlen, "cannot listen at %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -105,6 +105,18 @@ int dtl_usock__listen(const char *path, char *err, size_t errlen)
 int dtl_usock__accept(int lfd)
 {
 	return accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int dtl_usock__peer(int fd, uint32_t *uid, int *pid)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || len != sizeof(cred))
+		return -1;
+	*uid = cred.uid;
+	*pid = cred.pid;
+	return 0;
 }
 
 int dtl_usock__connect(const char *path, char *err, size_t errlen)
@@ -119,7 +131,7 @@ int dtl_usock__connect(const char *path, char *err, size_t errlen)
 		return fd;
 	if (errno == EACCES || errno == EPERM)
 		snprintf(err, errlen, "cannot attach to %s: permission denied (the service serves "
-			 "only those who may read the DTL themselves: root)", path);
+			 "only those who may read the DTL themselves: root, or CAP_PERFMON)", path);
 	else if (errno == ENOENT || errno == ECONNREFUSED)
 		snprintf(err, errlen, "cannot attach to %s: no dtltop service there (start one with "
 			 "dtltop --serve)", path);

@@ -16,6 +16,7 @@
 #include "format/request.h"
 #include "format/summary.h"
 #include "platform/perf.h"
+#include "platform/caps.h"
 #include "platform/usock.h"
 #include "stats/counts.h"
 #include "stats/task.h"
@@ -421,7 +422,7 @@ TEST(summary_tasks_fold_into_the_same_rows_as_their_entries)
  * where a service listens or where something else lies, a dead one's
  * replaced; a direct run finding the DTL busy names the service.
  */
-TEST(serve_socket_is_root_s_one_and_names_the_holder)
+TEST(serve_socket_is_anyone_s_to_call_and_names_the_holder)
 {
 	char root[] = "/tmp/dtltop-usock.XXXXXX", path[256], err[512], buf[512];
 	struct stat st;
@@ -436,7 +437,8 @@ TEST(serve_socket_is_root_s_one_and_names_the_holder)
 	CHECK(strstr(buf, "busy: another DTL user holds it") != NULL);
 	fd = dtl_usock__listen(path, err, sizeof(err));
 	CHECK(fd >= 0);
-	CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0600);
+	/* anyone may call: the service lets in by the caller's credentials (dtl_usock__peer) */
+	CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0666);
 	CHECK(dtl_usock__service(root));
 	dtl_perf__explain(EBUSY, root, 0, buf, sizeof(buf));
 	CHECK_CONTAINS(buf, "busy: a dtltop service holds it: attach with dtltop --attach");
@@ -446,8 +448,16 @@ TEST(serve_socket_is_root_s_one_and_names_the_holder)
 	cfd = dtl_usock__connect(path, err, sizeof(err));
 	CHECK(cfd >= 0);
 	/* the probes above connected too (a service frees them at its next tick), then none waits */
-	for (int i = 0, a; i < 8 && (a = dtl_usock__accept(fd)) >= 0; i++)
+	for (int i = 0, a; i < 8 && (a = dtl_usock__accept(fd)) >= 0; i++) {
+		uint32_t uid = 12345;
+		int pid = 0;
+
+		CHECK_EQ(dtl_usock__peer(a, &uid, &pid), 0);
+		CHECK_EQ(uid, (uint32_t)geteuid());
+		CHECK_EQ(pid, (int)getpid());
 		close(a);
+	}
+	CHECK_EQ(dtl_usock__peer(-1, &(uint32_t){ 0 }, &(int){ 0 }), -1);
 	CHECK_EQ(dtl_usock__accept(fd), -1);	/* never blocks */
 	close(cfd);
 	close(fd);	/* a service killed: its socket file stays, stale */
@@ -472,6 +482,51 @@ TEST(serve_socket_is_root_s_one_and_names_the_holder)
 	buf[200] = '\0';
 	CHECK_EQ(dtl_usock__listen(buf, err, sizeof(err)), -1);
 	CHECK_CONTAINS(err, "bad socket path");
+}
+
+/* Who may attach is read from the caller's /proc/PID/status: its CapEff line, and nothing else. */
+TEST(serve_reads_a_caller_s_capabilities_from_its_status)
+{
+	static const char *const bad[] = {
+		"", "CapEff:", "CapEff:\t\n", "CapEff:\t00000040000000000\n", "CapEff:\t0000004g00000000\n",
+		"CapEff:\t00000040000000X0", "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n",
+		"capeff:\t0000004000000000\n", "CapEff:\t-1\n",
+	};
+	char text[8192];
+	uint64_t eff = 7;
+	ssize_t n;
+	int fd;
+
+	CHECK_EQ(dtl_caps__parse_eff("Name:\tx\nCapEff:\t0000004000000000\nCapBnd:\t0\n", &eff), 0);
+	CHECK_EQ(eff, 1ull << 38);
+	CHECK_EQ(dtl_caps__parse_eff("CapEff:  00000000002000ff", &eff), 0);	/* at the end, no newline */
+	CHECK_EQ(eff, 0x2000ffull);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		eff = 7;
+		CHECK_EQ(dtl_caps__parse_eff(bad[i], &eff), -1);
+		CHECK_EQ(eff, 7);	/* refused text leaves it as it was */
+	}
+	/* every prefix of a real status: whole, or refused, never read past */
+	fd = open("/proc/self/status", O_RDONLY);
+	n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	CHECK(n > 0);
+	text[n > 0 ? n : 0] = '\0';
+	CHECK_EQ(dtl_caps__parse_eff(text, &eff), 0);
+	CHECK_EQ(dtl_caps__pid_perfmon(getpid()), (bool)((eff >> 38 & 1) || (eff >> 21 & 1)));
+	CHECK(!dtl_caps__pid_perfmon(0));
+	CHECK(!dtl_caps__pid_perfmon(-5));
+	for (ssize_t cut = 0; cut < n; cut++) {
+		char *p = malloc((size_t)cut + 1);
+		uint64_t e;
+
+		memcpy(p, text, (size_t)cut);
+		p[cut] = '\0';
+		if (dtl_caps__parse_eff(p, &e) == 0)
+			CHECK(strstr(p, "CapEff:") != NULL);
+		free(p);
+	}
 }
 
 static void took_req(void *ctx, unsigned int kind, unsigned int value)

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "../../format/perfdata.h"
+#include "../../platform/caps.h"
 #include "../../platform/usock.h"
 
 #include "internal.h"
@@ -60,6 +62,40 @@ static int prefixed_close(void *cookie)
 }
 
 /*
+ * Whether the service lets this viewer in, by its first bytes (peeked: a
+ * stream's are the reader's). It decides by the capabilities this process
+ * holds as it connects; once it has, none is needed any more: all go.
+ */
+static int let_in(int fd, const char *path, char *err, size_t errlen)
+{
+	char first[300];
+	ssize_t n;
+
+	do
+		n = recv(fd, first, 4, MSG_PEEK | MSG_WAITALL);
+	while (n < 0 && errno == EINTR);
+	if (n == 4 && !memcmp(first, DTL_USOCK_REFUSED, 4)) {
+		size_t got = 0;
+
+		while (got < sizeof(first) - 1 && (n = recv(fd, first + got, sizeof(first) - 1 - got, 0)) > 0)
+			got += (size_t)n;
+		first[got] = '\0';
+		first[strcspn(first, "\n")] = '\0';
+		snprintf(err, errlen, "cannot attach to %s: %s", path, got > 4 ? first + 4 : "refused");
+		return -1;
+	}
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot attach to %s: the service closed the connection", path);
+		return -1;
+	}
+	if (dtl_caps__drop_all() && errno != EPERM) {
+		snprintf(err, errlen, "cannot drop capabilities: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Open the file, say what it is, and leave p->f reading a dtltop recording
  * from its start: a perf.data is converted first (into a scratch file), and
  * a pipe's first bytes are handed back to the reader, as a pipe cannot
@@ -77,6 +113,10 @@ int replay__open_input(struct replay *p, const struct dtl_source_opts *o, char *
 	if (o->attach) {
 		/* a service's stream: read as it comes, a byte never held back by stdio */
 		fd = dtl_usock__connect(o->replay, err, errlen);
+		if (fd >= 0 && let_in(fd, o->replay, err, errlen)) {
+			close(fd);
+			return -1;
+		}
 		p->f = fd >= 0 ? fdopen(fd, "rb") : NULL;
 		if (!p->f) {
 			if (fd >= 0)
