@@ -905,6 +905,18 @@ kill $srv
 wait $srv
 [ $rc = 2 ] && [ "$out" = "dtltop: $broot/sys/kernel/debug/powerpc/dtl/cpu-0: busy: a dtltop service holds it: attach with dtltop --attach" ] &&
 	ok || fail "debugfs busy under a service: $out"
+# a service that reads debugfs serves root only: CAP_PERFMON does not open root's files
+timeout 4 "$DTLTOP" --no-config --root "$broot" -d 0.25 --serve --socket "$sv/dbg.sock" 2>"$sv/dbg.err" &
+srv=$!
+for _ in $(seq 50); do [ -S "$sv/dbg.sock" ] && break; sleep 0.1; done
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=+perfmon --ambient-caps=+perfmon \
+	"$DTLTOP" --no-config --attach="$sv/dbg.sock" -b -n 1 2>&1 >/dev/null)
+rc=$?
+n=$("$DTLTOP" --no-config --attach="$sv/dbg.sock" -b --csv -n 2 2>&1 | grep -c ',all,')
+kill $srv
+wait $srv
+[ $rc = 2 ] && [ "$out" = "dtltop: cannot attach to $sv/dbg.sock: permission denied (the service serves only those who may read the DTL themselves: root, as it reads debugfs)" ] &&
+	[ "$n" = 2 ] && ok || fail "a debugfs service: CAP_PERFMON caller exit $rc: $out; root's viewer $n intervals; $(cat "$sv/dbg.err")"
 expect_error "--attach nowhere" "cannot attach to $sv/none.sock: no dtltop service there" --no-config --attach="$sv/none.sock" -b -n 1
 expect_error "--serve with -b" "--serve has no output of its own" --no-config --sim --serve --socket "$sock" -b
 expect_error "--socket alone" "--socket is --serve's or --attach's" --no-config --sim --socket "$sock" -b
