@@ -14,6 +14,7 @@
 #include "dtl/aux.h"
 #include "dtl/name.h"
 #include "dtl/sideband.h"
+#include "platform/caps.h"
 #include "platform/cpuset.h"
 #include "dtl/dtl.h"
 #include "format/perfdata.h"
@@ -384,6 +385,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	assert(strlen(c.serial) < sizeof(c.serial) && dtl_name__is_clean(c.serial));
 	assert(strlen(c.system_type) < sizeof(c.system_type) && dtl_name__is_clean(c.system_type));
 	(void)dtl_sys__parse_timebase(str);
+	{
+		/* a caller's /proc/PID/status, read by a service deciding who may attach */
+		uint64_t eff = 7;
+
+		if (dtl_caps__parse_eff(str, &eff) == 0)
+			assert(strstr(str, "CapEff:") != NULL);
+		else
+			assert(eff == 7);
+	}
 	free(str);
 #elif defined(FUZZ_KALLSYMS)
 	char why[256], name[96];
