@@ -18,6 +18,7 @@
 #include "platform/cpuset.h"
 #include "dtl/dtl.h"
 #include "format/perfdata.h"
+#include "format/mark.h"
 #include "format/record.h"
 #include "format/request.h"
 #include "opts/rows.h"
@@ -85,7 +86,7 @@ static uint8_t *chunk(uint8_t *o, int type, int codec, const uint8_t *payload, s
  * then a tick.
  */
 /* A format 2 data chunk of 11 streams; codec[s] 1 compresses stream s here, 0 and 2 store it. */
-static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len[11],
+static uint8_t *chunk2(uint8_t *o, int type, const uint8_t *const st[11], const size_t len[11],
 		       const int codec[11], uint8_t *pay, size_t cap)
 {
 	size_t off = 1 + 11 * 9, raw = 0;
@@ -105,7 +106,7 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
 		off += zl;
 		raw += len[s];
 	}
-	return chunk(o, 2, 2, pay, off, raw);
+	return chunk(o, type, 2, pay, off, raw);
 }
 
 /*
@@ -115,8 +116,8 @@ static uint8_t *chunk2(uint8_t *o, const uint8_t *const st[11], const size_t len
  * picks format 1 (the bytes are the records, zstd-compressed) or 2 (the
  * next 11 bytes are the streams' lengths in 4-byte units, each stream's
  * codec that byte modulo 3: stored, compressed here, or Rice as given;
- * with bit 2 too, a summary: format 3, whose records are counts),
- * then a tick.
+ * with bit 2 too, a summary: format 3, whose records are counts; with bit
+ * 3, a mark chunk's, which a skimmed read walks to), then a tick.
  */
 static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 {
@@ -125,6 +126,7 @@ static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 	size_t cap = 2 * size + 4096, zl;
 	uint8_t *out = malloc(cap), *o = out, *z = malloc(cap);
 	int major = size > 1 && data[1] & 1 ? (data[1] & 4 ? 3 : 2) : 1;
+	int first = major == 2 && data[1] & 8 ? 3 : 2;
 
 	memcpy(o, "DTLTOPRC", 8);
 	o[8] = (uint8_t)major;
@@ -152,16 +154,58 @@ static uint8_t *wrap(const uint8_t *data, size_t size, size_t *len)
 			lens[s] = want < size - at ? want : size - at;
 			at += lens[s];
 		}
-		o = chunk2(o, st, lens, codec, z, cap);
+		/* bit 3: a mark chunk (2.3) of those records, then the tick */
+		o = chunk2(o, first, st, lens, codec, z, cap);
 		memset(lens, 0, sizeof(lens));
 		memset(codec, 0, sizeof(codec));
 		st[0] = tick;
 		lens[0] = sizeof(tick);
-		o = chunk2(o, st, lens, codec, z, cap);
+		o = chunk2(o, 2, st, lens, codec, z, cap);
 	}
 	free(z);
 	*len = (size_t)(o - out);
 	return out;
+}
+
+static unsigned int fuzz_nr_cpus;
+
+static int mark_last(void *ctx, unsigned int cpu, uint64_t tb, int32_t pid)
+{
+	(void)ctx, (void)tb, (void)pid;
+	assert(cpu < fuzz_nr_cpus);
+	return 0;
+}
+
+static int mark_name(void *ctx, unsigned int cpu, const struct dtl_switch *sw)
+{
+	(void)ctx;
+	assert(cpu < fuzz_nr_cpus && (sw->comm || sw->cgroup));
+	assert((!sw->comm || dtl_name__is_clean(sw->comm)) &&
+	       (!sw->cgroup || dtl_name__is_clean(sw->cgroup)));
+	return 0;
+}
+
+static int mark_sym(void *ctx, const uint8_t *text, size_t len)
+{
+	(void)ctx, (void)text;
+	assert(len <= DTL_REC_MAX_RAW);
+	return 0;
+}
+
+/* A mark chunk's records: a mark that adds up, or refused; what it tells, clean and in range. */
+static int fuzz_mark(void *ctx, uint64_t next_off, const uint8_t *recs, size_t len)
+{
+	static struct dtl_switch sw[64];
+	static char text[DTL_REC_MARK_TEXT(64)];
+	struct dtl_rec_mark_told t = { NULL, mark_last, mark_name, mark_sym, sw, 64, text,
+				       sizeof(text) };
+	struct dtl_rec_mark h;
+
+	(void)ctx, (void)next_off;
+	if (!dtl_rec_mark__read(recs, len, fuzz_nr_cpus, &h, &t))
+		assert(h.file_ticks <= h.set_ticks && h.mask >= 1 && h.mask <= 7 &&
+		       h.file_names <= h.set_names && h.file_syms <= h.set_syms);
+	return 0;
 }
 #endif
 
@@ -268,6 +312,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(!strncmp(err, "fuzz.dtl: ", 10));
 	} else {
 		assert(m.tb_freq && m.nr_cpus <= DTL_MAX_CPUS);
+		/* its marks (2.3), as a replay reads them before a first seek: then the same records */
+		fuzz_nr_cpus = m.nr_cpus;
+		dtl_rec_reader__marks(r, fuzz_mark, NULL);
 		dtl_rec_reader__skim(r, skim);
 		while (dtl_rec_reader__next(r, &ev) > 0) {
 			assert(ev.kind != DTL_REC_ENTRIES || ev.n * 48 <= DTL_REC_MAX_RAW);

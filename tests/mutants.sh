@@ -211,6 +211,10 @@ src/source/debugfs.c ^ \tif (dtl_usock__service(root)) { ^ \tif (!dtl_usock__ser
 src/loop/serve.c ^ \tif (*own || (!debugfs && dtl_caps__pid_perfmon(pid))) ^ \tif (*own) ^ attach: a caller holding CAP_PERFMON refused (by cli)
 src/source/replay/input.c ^ \tif (dtl_caps__drop_all() && errno != EPERM) { ^ \tif (0) { ^ attach: a viewer keeps its capabilities once let in (by cli)
 src/loop/serve.c ^ \tbool debugfs = !strcmp(dtl_source__name(l->src), "debugfs"); ^ \tbool debugfs = false; ^ attach: a debugfs service lets in CAP_PERFMON (by cli)
+src/format/marker.c ^ \tif (!n || cpu >= k->nr_cpus || !dtl_cpuset__has(&k->m.online, cpu)) ^ \tif (!n || cpu >= k->nr_cpus) ^ marks: the names of a CPU a replay holds offline counted (by unit)
+src/source/replay/marks.c ^ \t\treplay__marks_load(src, k); ^ \t\t(void)k; ^ marks: the recording's own never loaded (by unit)
+src/format/recwrite.c ^ \trc |= write_mark(w, true); ^ \t(void)0; ^ marks: no final mark at a file's end (by cli)
+src/source/replay/filemarks.c ^ \twhile (p->sym_records < m->sym_pos && p->sym_records < k->nsyms) { ^ \twhile (0) { ^ marks: the symbols told before a file's mark not added (by unit)
 EOF
 	)
 fi

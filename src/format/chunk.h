@@ -10,6 +10,7 @@
 #define CHUNK_MAGIC 0x434c5444u		/* "DTLC" little-endian */
 #define CHUNK_META 1
 #define CHUNK_DATA 2
+#define CHUNK_MARK 3		/* 2.3: where a replay can start (mark.h) */
 #define CODEC_ZSTD 1
 #define FILE_HDR 16
 #define CHUNK_HDR 24

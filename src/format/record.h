@@ -23,7 +23,7 @@
 
 #define DTL_REC_MAJOR 2		/* written; every major from 1 read */
 #define DTL_REC_SUMMARY_MAJOR 3	/* a summary (format 2's chunks, counts for entries) */
-#define DTL_REC_MINOR 2
+#define DTL_REC_MINOR 3
 #define DTL_REC_MAX_RAW (64u << 20)	/* no chunk decompresses past this */
 #define DTL_REC_LPARCFG_MAX 4095	/* bytes of lparcfg text kept per record */
 #define DTL_REC_SYMBOLS_MAX (1u << 20)	/* bytes of kallsyms lines per record */
@@ -74,6 +74,8 @@ enum dtl_rec_kind {
 	DTL_REC_TASK = 15,		/* a task's interval's counts: a summary's who pays (3.0) */
 	DTL_REC_INCIDENT = 16,		/* text: why, a tab, the raw recording written of it (3.0) */
 	DTL_REC_DROPPED = 17,		/* intervals a service dropped for this slow viewer so far */
+	DTL_REC_MARK = 18,		/* a mark chunk's: where the replay stands (2.3, mark.h) */
+	DTL_REC_LAST = 19,		/* a mark chunk's: cpu, who ran on it last (2.3) */
 };
 
 struct dtl_rec_event {
@@ -149,6 +151,13 @@ int dtl_rec_writer__task(struct dtl_rec_writer *w, const struct dtl_task_interva
 /* Ends an interval and writes the chunk: what is ticked is on disk. */
 int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interval_s,
 			 uint64_t end_tb);
+/*
+ * A raw file's marks (2.3): the writer feeds k what it writes and puts a
+ * mark chunk after every DTL_REC_MARK_EVERY intervals and at its close.
+ * k is the caller's, kept across a rotated set's files.
+ */
+struct dtl_rec_marker;
+void dtl_rec_writer__use_marker(struct dtl_rec_writer *w, struct dtl_rec_marker *k);
 int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen);
 uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w);
 
@@ -176,6 +185,15 @@ bool dtl_rec_reader__ready(struct dtl_rec_reader *r);
  * reader is then at its end: open another to replay.
  */
 int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns);
+/*
+ * A file's marks (2.3), by their chunk headers from where the reader stands
+ * (after its open) to the last whole chunk: fn gets each mark chunk's
+ * records and the offset of the chunk after it, in order, until it returns
+ * non-zero. The reader is left where it stood. -1 where the file cannot be
+ * walked (a pipe).
+ */
+typedef int (*dtl_rec_mark_fn)(void *ctx, uint64_t next_off, const uint8_t *recs, size_t len);
+int dtl_rec_reader__marks(struct dtl_rec_reader *r, dtl_rec_mark_fn fn, void *ctx);
 /* The file ended with the writer's end marker (1.1): it was not cut short. */
 /*
  * Entries passed over from the next chunk on (a window's start sought):

@@ -110,6 +110,25 @@ static int skim_chunk(struct dtl_rec_reader *r, uint32_t zlen, char *err, size_t
 }
 
 /* 1 chunk read, 0 clean end, -1 with why in err (and where). */
+/* len bytes of the input passed over: seeked in a file, read in a pipe; -1 where it ends first. */
+static int pass_over(struct dtl_rec_reader *r, uint32_t len)
+{
+	uint8_t buf[4096];
+	struct stat st;
+
+	if (r->seekable)
+		return fstat(fileno(r->f), &st) || r->off + CHUNK_HDR + len > (uint64_t)st.st_size ||
+		       fseeko(r->f, (off_t)len, SEEK_CUR) ? -1 : 0;
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+		if (fread(buf, 1, n, r->f) != n)
+			return -1;
+		len -= (uint32_t)n;
+	}
+	return 0;
+}
+
 static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t errlen)
 {
 	uint8_t hdr[CHUNK_HDR];
@@ -136,6 +155,18 @@ static int read_chunk(struct dtl_rec_reader *r, int *type, char *err, size_t err
 		snprintf(err, errlen, "offset %" PRIu64 ": impossible chunk (codec %u, %u bytes "
 			 "packed, %u raw)", r->off, hdr[5], zlen, rlen);
 		return -1;
+	}
+	if (hdr[4] != CHUNK_META && hdr[4] != CHUNK_DATA) {
+		/* nothing here for the records (a mark, 2.3): passed over unread, so unchecked */
+		if (pass_over(r, zlen)) {
+			snprintf(err, errlen, "offset %" PRIu64 ": cut off (a chunk of %u bytes)", r->off,
+				 zlen + CHUNK_HDR);
+			return -1;
+		}
+		r->off += CHUNK_HDR + zlen;
+		r->pos = r->len = 0;
+		*type = hdr[4];
+		return 1;
 	}
 	r->skimmed = r->skim;
 	if (!dctx)
@@ -557,6 +588,46 @@ int dtl_rec_reader__last_tick(struct dtl_rec_reader *r, uint64_t *ts_ns)
 	}
 	r->done = true;
 	return found;
+}
+
+/* One mark chunk at off (its header hdr), checked, to fn; 1 when fn stops the walk. */
+static int one_mark(struct dtl_rec_reader *r, uint64_t off, const uint8_t *hdr,
+		    dtl_rec_mark_fn fn, void *ctx)
+{
+	struct dtl_rec_v2_in in = { 0 };
+	uint32_t zlen = get32(hdr + 8);
+	char why[256];
+	int rc = 0;
+
+	if (hdr[5] != DTL_V2_CODEC || zlen > DTL_REC_MAX_RAW || !grow_z(r, zlen) || !dctx ||
+	    fread(r->z, 1, zlen, r->f) != zlen || !crc_ok(get32(hdr + 16), r->z, zlen))
+		return 0;	/* a mark that does not read is no mark */
+	if (!dtl_rec_v2__open(&in, dctx, r->z, zlen, DTL_REC_MAX_RAW, why, sizeof(why)))
+		rc = fn(ctx, off + CHUNK_HDR + zlen, in.p[0], (size_t)(in.end[0] - in.p[0])) ? 1 : 0;
+	dtl_rec_v2__close(&in);
+	return rc;
+}
+
+int dtl_rec_reader__marks(struct dtl_rec_reader *r, dtl_rec_mark_fn fn, void *ctx)
+{
+	uint64_t off = r->off, end;
+	uint8_t hdr[CHUNK_HDR];
+	struct stat st;
+
+	if (!r->seekable || fstat(fileno(r->f), &st))
+		return -1;
+	if (!dctx)
+		dctx = ZSTD_createDCtx();
+	end = (uint64_t)st.st_size;
+	while (off + CHUNK_HDR <= end && fseeko(r->f, (off_t)off, SEEK_SET) == 0 &&
+	       fread(hdr, 1, sizeof(hdr), r->f) == sizeof(hdr) && get32(hdr) == CHUNK_MAGIC &&
+	       crc_ok(get32(hdr + 20), hdr, 20) && off + CHUNK_HDR + get32(hdr + 8) <= end) {
+		if (hdr[4] == CHUNK_MARK && one_mark(r, off, hdr, fn, ctx))
+			break;
+		off += CHUNK_HDR + get32(hdr + 8);
+	}
+	clearerr(r->f);
+	return fseeko(r->f, (off_t)r->off, SEEK_SET) ? -1 : 0;
 }
 
 void dtl_rec_reader__skim(struct dtl_rec_reader *r, bool on)

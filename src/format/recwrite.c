@@ -10,6 +10,7 @@
 #include "record.h"
 #include "chunk.h"
 #include "le.h"
+#include "marker.h"
 #include "recmeta.h"
 #include "summary.h"
 #include "switches.h"
@@ -56,6 +57,10 @@ struct dtl_rec_writer {
 	size_t job_len, job_cap;
 	struct dtl_rec_v2_cols job_cols;
 	int job_err;			/* the compressor's first error */
+	/* a raw file's marks (dtl_rec_writer__use_marker): the caller's marker, fed here */
+	struct dtl_rec_marker *marker;
+	uint8_t *mbuf;
+	size_t mcap;
 };
 
 static int grow(struct dtl_rec_writer *w, size_t more)
@@ -258,6 +263,42 @@ static int flush(struct dtl_rec_writer *w)
 	return 0;
 }
 
+/*
+ * A mark chunk, after the data chunk its interval ended: written by the
+ * caller once the compressor is idle, so chunks stay in order. One that
+ * cannot be made is left out (the marker says none follows); the file is
+ * no worse for it.
+ */
+static int write_mark(struct dtl_rec_writer *w, bool final)
+{
+	static const struct dtl_rec_v2_cols none;
+	size_t len, zlen, rawlen;
+	int err = 0;
+
+	if (!w->marker || w->fd < 0 || w->err ||
+	    dtl_rec_marker__build(w->marker, final, &w->mbuf, &w->mcap, &len))
+		return w->err ? -1 : 0;
+	if (w->threaded)
+		lock_idle(w);
+	if (!w->err) {
+		if (!w->cctx)
+			w->cctx = ZSTD_createCCtx();
+		if (!w->cctx || dtl_rec_v2__seal(w->cctx, w->mbuf, len, &none, &w->z, &w->zcap, &zlen,
+						 &rawlen))
+			w->err = ENOMEM;
+		else if (write_stored(w, CHUNK_MARK, DTL_V2_CODEC, zlen, rawlen, &err))
+			w->err = err ? err : EIO;
+	}
+	if (w->threaded)
+		pthread_mutex_unlock(&w->lock);
+	return w->err ? -1 : 0;
+}
+
+void dtl_rec_writer__use_marker(struct dtl_rec_writer *w, struct dtl_rec_marker *k)
+{
+	w->marker = k;
+}
+
 static uint8_t *record(struct dtl_rec_writer *w, int kind, unsigned int cpu, size_t body)
 {
 	uint8_t *p;
@@ -425,6 +466,8 @@ int dtl_rec_writer__gaps(struct dtl_rec_writer *w, unsigned int cpu, uint64_t ga
 
 int dtl_rec_writer__mask(struct dtl_rec_writer *w, unsigned int mask)
 {
+	if (w->marker)
+		dtl_rec_marker__mask(w->marker, mask);
 	return value(w, DTL_REC_MASK, 0, mask);
 }
 
@@ -441,6 +484,8 @@ int dtl_rec_writer__dropped(struct dtl_rec_writer *w, uint64_t n, uint64_t start
 
 int dtl_rec_writer__cpu(struct dtl_rec_writer *w, unsigned int cpu, bool online)
 {
+	if (w->marker)
+		dtl_rec_marker__cpu(w->marker, cpu, online);
 	return value(w, DTL_REC_CPU, cpu, online);
 }
 
@@ -465,6 +510,8 @@ int dtl_rec_writer__switches(struct dtl_rec_writer *w, unsigned int cpu,
 		return -1;
 	if (p)
 		dtl_rec_switches__pack(p, sw, n);
+	if (w->marker)
+		dtl_rec_marker__switches(w->marker, cpu, sw, n);
 	return 0;
 }
 
@@ -507,6 +554,8 @@ int dtl_rec_writer__symbols(struct dtl_rec_writer *w, const char *text, size_t l
 		if (!p)
 			return -1;
 		memcpy(p, text, n);
+		if (w->marker)
+			dtl_rec_marker__symbols(w->marker, (const uint8_t *)text, n);
 		text += n;
 		len -= n;
 	}
@@ -551,7 +600,9 @@ int dtl_rec_writer__tick(struct dtl_rec_writer *w, uint64_t ts_ns, double interv
 	put64(p, ts_ns);
 	put64(p + 8, (uint64_t)(interval_s * 1e9 + 0.5));
 	put64(p + 16, end_tb);
-	return flush(w);
+	if (flush(w))
+		return -1;
+	return w->marker && dtl_rec_marker__tick(w->marker, ts_ns, end_tb) ? write_mark(w, false) : 0;
 }
 
 uint64_t dtl_rec_writer__bytes(const struct dtl_rec_writer *w)
@@ -565,10 +616,16 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 
 	if (!w)
 		return 0;
-	/* What a kill -9 leaves lacks this: a reader can tell the file was cut. */
+	/*
+	 * The file's last mark: what its tail told, for the set's next file;
+	 * then the end marker, last, so a file cut anywhere lacks it and a
+	 * reader can tell (a kill -9).
+	 */
+	rc = flush(w);
+	rc |= write_mark(w, true);
 	if (!w->err)
 		value(w, DTL_REC_END, 0, 0);
-	rc = flush(w);
+	rc |= flush(w);
 	if (w->threaded) {
 		lock_idle(w);
 		w->stop = true;
@@ -594,6 +651,7 @@ int dtl_rec_writer__close(struct dtl_rec_writer *w, char *err, size_t errlen)
 	dtl_rec_v2__free(&w->cols);
 	dtl_rec_v2__free(&w->job_cols);
 	free(w->z);
+	free(w->mbuf);
 	ZSTD_freeCCtx(w->cctx);
 	free(w);
 	return rc ? -1 : 0;

@@ -54,6 +54,7 @@ struct dtl_loop {
 	char *rec_sym_all;		/* every line written, for a rotated set's next file */
 	size_t rec_sym_len, rec_sym_allcap;
 	bool rec_sym_rewrite;		/* a new file: all of them again */
+	struct dtl_rec_marker *rec_marker;	/* a raw recording's marks, across its set */
 	int exit_code;
 	bool quit;			/* q typed while an interval was read */
 	uint64_t shown;			/* intervals ended since the start or a rewind */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../format/marker.h"
 #include "internal.h"
 
 /* A person's keys and the screen's clock answer within this. */
@@ -592,6 +593,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 		rc = l->exit_code;
 	if (l->o.src.attach && l->exit_code && !l->gone_said)
 		fprintf(stderr, "dtltop: %s\n", l->status);	/* the TUI has ended: said where it stays */
+	dtl_rec_marker__delete(l->rec_marker);
 	loop_incident_close(l);
 	loop_serve_close(l);
 	loop_witness_close(l);

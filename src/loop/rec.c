@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../dtl/hash.h"
+#include "../format/marker.h"
 #include "../format/recset.h"
 #include "../format/summary.h"
 #include "../version.h"
@@ -109,6 +110,15 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 	if (m.summary && !l->incidents && loop_incident_open(l, &m, err, errlen))
 		return -1;
 	l->rec = dtl_rec_writer__open(path, &m, err, errlen);
+	if (l->rec && !m.summary) {
+		/* marks: a replay opens the end of a day of raw entries without reading the day */
+		if (!l->rec_marker)
+			l->rec_marker = dtl_rec_marker__new(m.nr_cpus, &m.cpus, m.mask);
+		else
+			dtl_rec_marker__file(l->rec_marker, &m.cpus, m.mask);
+		if (l->rec_marker)
+			dtl_rec_writer__use_marker(l->rec, l->rec_marker);
+	}
 	l->rec_file_s = 0;
 	/* a file of a set names on its own what it holds: every function so far again */
 	l->rec_sym_rewrite = true;

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "dtl/dtl.h"
+#include "format/marker.h"
 #include "format/record.h"
 #include "format/recset.h"
 #include "format/v2.h"
@@ -143,6 +144,8 @@ TEST(recording_reads_back_every_record_exactly)
 			break;
 		case DTL_REC_GAP: CHECK_EQ(ev.value, 4); CHECK_EQ(ev.cpu, 6); gaps++; break;
 		case DTL_REC_END: T_FAIL("the end marker reached the caller"); break;
+		case DTL_REC_MARK:
+		case DTL_REC_LAST: T_FAIL("a mark chunk's record among the data"); break;
 		case DTL_REC_COUNTS:
 		case DTL_REC_INCIDENT:
 		case DTL_REC_DROPPED:
@@ -420,7 +423,7 @@ TEST(recording_damage_is_named_and_valid_data_before_it_kept)
 	memcpy(copy, buf, len);
 	copy[8] = 4;
 	CHECK_EQ(read_damaged(copy, len, &ticks, err, sizeof(err), &warning), -1);
-	CHECK_CONTAINS(err, "format 4.2; this dtltop reads 1.x to 3.x (a newer dtltop wrote it?)");
+	CHECK_CONTAINS(err, "format 4.3; this dtltop reads 1.x to 3.x (a newer dtltop wrote it?)");
 	/* A flipped byte in the second data chunk's payload. */
 	memcpy(&meta_len, buf + 16 + 8, 4);
 	{
@@ -1004,10 +1007,12 @@ static uint64_t mk_digest(uint64_t h, const struct dtl_chunk *c)
 	return h;
 }
 
-static void write_marked(const char *file)
+/* with_marks: the file carries its own marks (2.3), as dtltop -w writes them */
+static void write_marked_file(const char *file, bool with_marks)
 {
 	struct dtl_rec_meta m;
 	struct dtl_rec_writer *w;
+	struct dtl_rec_marker *k = NULL;
 	uint8_t buf[48 * 4];
 	char err[512], comm[16];
 
@@ -1015,6 +1020,11 @@ static void write_marked(const char *file)
 	dtl_cpuset__parse(&m.cpus, "0-2", err, sizeof(err));
 	w = dtl_rec_writer__open(file, &m, err, sizeof(err));
 	CHECK(w != NULL);
+	if (w && with_marks) {
+		k = dtl_rec_marker__new(m.nr_cpus, &m.cpus, m.mask);
+		CHECK(k != NULL);
+		dtl_rec_writer__use_marker(w, k);
+	}
 	for (unsigned int iv = 0; w && iv < MK_IV; iv++) {
 		uint64_t tb = 4242 + (uint64_t)iv * 1000000;
 
@@ -1049,6 +1059,12 @@ static void write_marked(const char *file)
 					      tb + 900000), 0);
 	}
 	CHECK_EQ(dtl_rec_writer__close(w, err, sizeof(err)), 0);
+	dtl_rec_marker__delete(k);
+}
+
+static void write_marked(const char *file)
+{
+	write_marked_file(file, false);
 }
 
 /* A boundary is between chunks: not within one, not after the end; there a seek reads on. */
@@ -1100,8 +1116,9 @@ TEST(recording_boundary_only_between_chunks)
 	fakeroot_free(root);
 }
 
-static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint64_t *digest,
-			     const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS])
+static void seek_from(struct dtl_source *src, uint64_t target, const uint64_t *digest,
+		      const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS],
+		      bool rewind_first)
 {
 	struct dtl_chunk c;
 	uint64_t at = 0;
@@ -1109,7 +1126,8 @@ static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint
 	char err[512];
 	int rc;
 
-	CHECK_EQ(dtl_source__rewind(src, err, sizeof(err)), 0);
+	if (rewind_first)
+		CHECK_EQ(dtl_source__rewind(src, err, sizeof(err)), 0);
 	rc = dtl_source__seek(src, target, 0, &at, err, sizeof(err));
 	CHECK_EQ(rc, 0);
 	/* marks every 32 intervals: the last at or before the target */
@@ -1149,6 +1167,12 @@ static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint
 		    dtl_cpuset__has(dtl_source__cpus(src), 2) != cpu2[iv])
 			T_FAIL("interval %llu differs after the seek", (unsigned long long)iv);
 	}
+}
+
+static void seek_and_compare(struct dtl_source *src, uint64_t target, const uint64_t *digest,
+			     const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS])
+{
+	seek_from(src, target, digest, mask, cpu2, last, true);
 }
 
 static void read_to(struct dtl_source *src, uint64_t from, uint64_t to)
@@ -1219,6 +1243,80 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 	CHECK_EQ(at, 96);
 	read_to(src, at, MK_IV);
 	CHECK_EQ(src ? strlen(dtl_source__kallsyms(src, &none)) : 0, syms);
+	dtl_source__close(src);
+	fakeroot_free(root);
+}
+
+/*
+ * A recording's own marks (2.3): a replay that has read nothing yet seeks
+ * from the last of them before its target (--begin far in), restating the
+ * names, who runs, the mask, the CPUs and the symbols as a read from the
+ * start would have them; an older dtltop reads the same file as before.
+ */
+TEST(replay_seeks_from_the_recording_s_own_marks)
+{
+	const char *root = fakeroot_new();
+	static uint64_t digest[MK_IV + 1];
+	static unsigned int mask[MK_IV + 1];
+	static bool cpu2[MK_IV + 1];
+	static int32_t last[MK_IV + 1][MK_CPUS];
+	struct dtl_source_opts o = { 0 };
+	struct dtl_source *src;
+	struct dtl_chunk c;
+	uint64_t at = 0;
+	char file[300], err[512];
+	const char *none, *syms;
+
+	snprintf(file, sizeof(file), "%s/own.dtl", root);
+	write_marked_file(file, true);
+	o.backend = "replay";
+	o.replay = file;
+	o.mask = DTL_MASK_ALL;
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK(src != NULL);
+	for (int iv = 1; src && iv <= MK_IV; iv++) {
+		dtl_source__tick(src, 500000000);
+		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
+		while (dtl_source__read(src, &c) > 0) {
+			digest[iv] = mk_digest(digest[iv], &c);
+			if (c.nswitches && c.cpu < MK_CPUS)
+				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
+		}
+		mask[iv] = dtl_source__mask(src);
+		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
+	}
+	dtl_source__close(src);
+	/* fresh each time: nothing read, the file's marks (32, 64, 96) the only ones */
+	for (int k = 0; k < 3; k++) {
+		static const uint64_t target[] = { 90, 115, 40 }, want[] = { 64, 96, 32 };
+
+		src = dtl_source__open(&o, err, sizeof(err));
+		CHECK(src != NULL);
+		CHECK_EQ(src ? dtl_source__seek(src, target[k], 0, &at, err, sizeof(err)) : -1, 0);
+		CHECK_EQ(at, want[k]);
+		syms = src ? dtl_source__kallsyms(src, &none) : NULL;
+		/* the functions told before the mark: f10 always, f80 before 96 */
+		CHECK(syms && strstr(syms, " f10\n"));
+		CHECK_EQ(syms && strstr(syms, " f80\n"), at > 80);
+		if (src)
+			seek_and_compare(src, target[k], digest, mask, cpu2, last);
+		dtl_source__close(src);
+	}
+	/*
+	 * Read a while first (a TUI shows its first interval at once), then a
+	 * jump far ahead: from the file's mark, the replay's names so far the
+	 * start of the file's.
+	 */
+	src = dtl_source__open(&o, err, sizeof(err));
+	read_to(src, 0, 20);
+	if (src)
+		seek_from(src, 100, digest, mask, cpu2, last, false);
+	dtl_source__close(src);
+	/* the same without its marks: nothing to seek from before reading */
+	snprintf(file, sizeof(file), "%s/none.dtl", root);
+	write_marked_file(file, false);
+	src = dtl_source__open(&o, err, sizeof(err));
+	CHECK_EQ(src ? dtl_source__seek(src, 90, 0, &at, err, sizeof(err)) : -1, 1);
 	dtl_source__close(src);
 	fakeroot_free(root);
 }

@@ -34,6 +34,7 @@ struct replay {
 	bool converted;			/* from a perf.data */
 	char import_warning[2048];	/* a damaged perf.data's */
 	char cut_warning[4200];
+	char marks_warning[4200];	/* its own marks (2.3) did not add up: not used */
 	char lparcfg[DTL_REC_LPARCFG_MAX + 1];	/* the latest recorded (1.2) */
 	/* a rotated set (recset.h): base.first, ..., base.seq being read */
 	bool set;

@@ -12,63 +12,18 @@
  * CPU: the names it was told, then who runs) before reading on, the same
  * state a skim from the start reaches.
  *
- * Only what was read is marked: a jump back has its marks, a first jump far
- * ahead skims as before. At most MARKS_MAX marks: past that, every other one
- * goes and the spacing doubles, so memory stays bounded over any file.
+ * A recording of format 2.3 carries marks of its own (filemarks.c), loaded
+ * at the first seek, so a first jump far ahead starts from one too; in an
+ * older file only what was read is marked. At most MARKS_MAX marks: past
+ * that, every other one goes and the spacing doubles, so memory stays
+ * bounded over any file.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../format/recset.h"
-#include "../../format/switches.h"
-#include "internal.h"
-
-#define MARKS_MAX 256
-#define SPACING 32		/* intervals between marks, to begin with */
-
-struct last {
-	uint64_t tb;
-	int32_t pid;
-	bool have;
-};
-
-/* A switch that named its task, as it came. */
-struct named {
-	unsigned int cpu;
-	int32_t pid;
-	bool has_comm, has_cgroup;
-	char comm[DTL_REC_COMM_MAX + 1];
-	char cgroup[DTL_REC_CGROUP_MAX + 1];
-};
-
-struct mark {
-	unsigned int seq;		/* the file of a set */
-	uint64_t set_id;
-	uint64_t off;			/* the chunk after the mark's tick */
-	uint64_t consumed, ts_ns, tb;	/* the replay's clock there */
-	unsigned int mask;
-	struct dtl_cpuset cpus;
-	size_t names;			/* of the log */
-	unsigned int sym_pos;		/* symbol records passed */
-	struct last *last;		/* by CPU */
-};
-
-struct replay_marks {
-	unsigned int nr_cpus;
-	struct last *last;		/* now */
-	struct named *log;
-	size_t nlog, logcap, log_pos;	/* log_pos: named switches passed since the start */
-	struct mark m[MARKS_MAX];
-	size_t n;
-	uint64_t spacing;
-	bool broken;			/* a name not logged (no memory): no mark after it */
-	/* after a seek: the restatement still to hand out, CPU by CPU */
-	bool pending;
-	unsigned int pend_cpu;
-	struct dtl_switch *out;
-	size_t outcap;
-};
+#include "marks.h"
 
 static struct replay_marks *marks_of(struct dtl_source *src)
 {
@@ -102,6 +57,8 @@ void replay__marks_free(struct replay *p)
 	free(k->last);
 	free(k->log);
 	free(k->out);
+	free(k->symtext);
+	free(k->syms);
 	free(k);
 	p->marks = NULL;
 }
@@ -119,11 +76,16 @@ void replay__marks_rewind(struct replay *p)
 
 static void log_name(struct replay_marks *k, unsigned int cpu, const struct dtl_switch *sw)
 {
-	struct named *e;
-
-	/* read again after a rewind or a seek: logged the first time */
+	/* read again after a rewind or a seek (or told by the file's marks): logged already */
 	if (k->log_pos++ < k->nlog)
 		return;
+	replay__marks_log(k, cpu, sw);
+}
+
+void replay__marks_log(struct replay_marks *k, unsigned int cpu, const struct dtl_switch *sw)
+{
+	struct named *e;
+
 	if (k->nlog == k->logcap) {
 		size_t cap = k->logcap ? 2 * k->logcap : 64;
 		struct named *n = realloc(k->log, cap * sizeof(*n));
@@ -160,8 +122,7 @@ void replay__marks_switches(struct dtl_source *src, unsigned int cpu, const stru
 	k->last[cpu] = (struct last){ sw[n - 1].tb, sw[n - 1].pid, true };
 }
 
-/* Past MARKS_MAX, every other mark goes and the spacing doubles. */
-static void thin(struct replay_marks *k)
+void replay__marks_thin(struct replay_marks *k)
 {
 	size_t n = 0;
 
@@ -189,7 +150,7 @@ void replay__marks_tick(struct dtl_source *src)
 	    k->log_pos != k->nlog || p->consumed < (k->n ? k->m[k->n - 1].consumed : 0) + k->spacing)
 		return;
 	if (k->n == MARKS_MAX)
-		thin(k);
+		replay__marks_thin(k);
 	m = &k->m[k->n];
 	m->last = malloc(k->nr_cpus * sizeof(*m->last));
 	if (!m->last)
@@ -245,12 +206,17 @@ static int reopen(struct replay *p, const struct mark *m, char *err, size_t errl
 	return 0;
 }
 
+
 int replay__marks_seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max,
 		       uint64_t *iv_at, char *err, size_t errlen)
 {
 	struct replay *p = src->priv;
-	struct replay_marks *k = p->marks;
+	struct replay_marks *k = marks_of(src);
 	const struct mark *m = NULL;
+
+	/* the recording's own marks, at the first seek: a first jump far in starts from one */
+	if (k && !k->loaded)
+		replay__marks_load(src, k);
 
 	for (size_t i = 0; k && i < k->n; i++) {
 		const struct mark *c = &k->m[i];
@@ -271,6 +237,7 @@ int replay__marks_seek(struct dtl_source *src, uint64_t iv_max, uint64_t ns_max,
 	p->eof = p->eof_in_interval = false;
 	src->mask = m->mask;
 	src->cpus = m->cpus;
+	replay__marks_told_syms(p, k, m, src);
 	p->sym_pos = m->sym_pos;
 	p->sym_skip = p->sym_records > m->sym_pos ? p->sym_records - m->sym_pos : 0;
 	k->log_pos = m->names;
@@ -329,3 +296,4 @@ int replay__marks_read(struct dtl_source *src, struct dtl_chunk *c)
 	k->pending = false;
 	return 0;
 }
+

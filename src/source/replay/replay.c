@@ -345,6 +345,8 @@ static int replay_read(struct dtl_source *src, struct dtl_chunk *c)
 			c->nswitches = ev.n;
 			return 1;
 		case DTL_REC_END:
+		case DTL_REC_MARK:	/* a mark chunk's, never a data chunk's */
+		case DTL_REC_LAST:
 			continue;
 		case DTL_REC_DROPPED:
 			src->dropped = ev.value;
@@ -489,6 +491,8 @@ static bool replay_ended(const struct dtl_source *src, const char **warning)
 	*warning = p->r ? dtl_rec_reader__warning(p->r) : "the recording could not be read again";
 	if (!*warning && p->import_warning[0])
 		*warning = p->import_warning;
+	if (!*warning && p->marks_warning[0])
+		*warning = p->marks_warning;
 	/* 1.1 writers end a file with a marker; a 1.0 file cannot say. */
 	if (!*warning && p->eof && p->r && !dtl_rec_reader__complete(p->r) &&
 	    (p->meta.major > 1 || p->meta.minor >= 1))
