@@ -994,6 +994,9 @@ TEST(recording_symbols_split_at_lines)
 #define MK_IV 120
 #define MK_CPUS 3
 
+/* each CPU's last switch's instant at each interval's end, as the first read of a test had it */
+static uint64_t mk_last_tb[MK_IV + 1][MK_CPUS];
+
 static uint64_t mk_digest(uint64_t h, const struct dtl_chunk *c)
 {
 	h = h * 1000003u ^ c->cpu ^ (uint64_t)c->n << 8 ^ c->lost << 24;
@@ -1146,6 +1149,7 @@ static void seek_from(struct dtl_source *src, uint64_t target, const uint64_t *d
 		if (!c.nswitches)
 			continue;
 		CHECK_EQ(c.switches[c.nswitches - 1].pid, last[at][cpu]);
+		CHECK_EQ(c.switches[c.nswitches - 1].tb, mk_last_tb[at][cpu]);
 		CHECK(c.switches[c.nswitches - 1].comm == NULL);
 		for (size_t i = 0; i + 1 < c.nswitches; i++) {
 			CHECK(c.switches[i].comm != NULL);
@@ -1212,10 +1216,13 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 	for (int iv = 1; src && iv <= MK_IV; iv++) {
 		dtl_source__tick(src, 500000000);
 		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
+		memcpy(mk_last_tb[iv], mk_last_tb[iv - 1], sizeof(mk_last_tb[iv]));
 		while (dtl_source__read(src, &c) > 0) {
 			digest[iv] = mk_digest(digest[iv], &c);
-			if (c.nswitches && c.cpu < MK_CPUS)
+			if (c.nswitches && c.cpu < MK_CPUS) {
 				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
+				mk_last_tb[iv][c.cpu] = c.switches[c.nswitches - 1].tb;
+			}
 		}
 		mask[iv] = dtl_source__mask(src);
 		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
@@ -1277,10 +1284,13 @@ TEST(replay_seeks_from_the_recording_s_own_marks)
 	for (int iv = 1; src && iv <= MK_IV; iv++) {
 		dtl_source__tick(src, 500000000);
 		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
+		memcpy(mk_last_tb[iv], mk_last_tb[iv - 1], sizeof(mk_last_tb[iv]));
 		while (dtl_source__read(src, &c) > 0) {
 			digest[iv] = mk_digest(digest[iv], &c);
-			if (c.nswitches && c.cpu < MK_CPUS)
+			if (c.nswitches && c.cpu < MK_CPUS) {
 				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
+				mk_last_tb[iv][c.cpu] = c.switches[c.nswitches - 1].tb;
+			}
 		}
 		mask[iv] = dtl_source__mask(src);
 		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
