@@ -17,4 +17,19 @@
 #define REC_HDR 8
 #define FLUSH_AT (4u << 20)
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "le.h"
+
+/* A record's 8-byte header at p (kind, 0, u16 CPU, u32 body length): its body's start. */
+static inline uint8_t *rec_frame(uint8_t *p, int kind, unsigned int cpu, size_t body)
+{
+	p[0] = (uint8_t)kind;
+	p[1] = 0;
+	put16(p + 2, (uint16_t)cpu);
+	put32(p + 4, (uint32_t)body);
+	return p + REC_HDR;
+}
+
 #endif

@@ -91,13 +91,9 @@ static uint8_t *delta_record(struct dtl_rec_marker *k, int kind, unsigned int cp
 		k->delta = p;
 		k->cap = cap;
 	}
-	p = k->delta + k->len;
-	p[0] = (uint8_t)kind;
-	p[1] = 0;
-	put16(p + 2, (uint16_t)cpu);
-	put32(p + 4, (uint32_t)body);
+	p = rec_frame(k->delta + k->len, kind, cpu, body);
 	k->len += REC_HDR + body;
-	return p + REC_HDR;
+	return p;
 }
 
 static bool named(const struct dtl_switch *sw)
@@ -193,21 +189,15 @@ int dtl_rec_marker__build(struct dtl_rec_marker *k, bool final, uint8_t **buf, s
 	}
 	p = *buf;
 	k->m.final = final;
-	p[0] = DTL_REC_MARK;
-	p[1] = 0;
-	put16(p + 2, 0);
-	put32(p + 4, (uint32_t)dtl_rec_mark__size(&k->m));
-	dtl_rec_mark__pack(p + REC_HDR, &k->m);
-	p += REC_HDR + dtl_rec_mark__size(&k->m);
+	p = rec_frame(p, DTL_REC_MARK, 0, dtl_rec_mark__size(&k->m));
+	dtl_rec_mark__pack(p, &k->m);
+	p += dtl_rec_mark__size(&k->m);
 	for (unsigned int c = 0; c < k->nr_cpus; c++) {
 		if (!k->last[c].have)
 			continue;
-		p[0] = DTL_REC_LAST;
-		p[1] = 0;
-		put16(p + 2, (uint16_t)c);
-		put32(p + 4, DTL_REC_LAST_BODY);
-		dtl_rec_mark__pack_last(p + REC_HDR, k->last[c].tb, k->last[c].pid);
-		p += REC_HDR + DTL_REC_LAST_BODY;
+		p = rec_frame(p, DTL_REC_LAST, c, DTL_REC_LAST_BODY);
+		dtl_rec_mark__pack_last(p, k->last[c].tb, k->last[c].pid);
+		p += DTL_REC_LAST_BODY;
 	}
 	if (k->len)
 		memcpy(p, k->delta, k->len);

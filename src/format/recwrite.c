@@ -308,13 +308,9 @@ static uint8_t *record(struct dtl_rec_writer *w, int kind, unsigned int cpu, siz
 		return NULL;
 	}
 	w->last = w->len;
-	p = w->raw + w->len;
-	p[0] = (uint8_t)kind;
-	p[1] = 0;
-	put16(p + 2, (uint16_t)cpu);
-	put32(p + 4, (uint32_t)body);
+	p = rec_frame(w->raw + w->len, kind, cpu, body);
 	w->len += REC_HDR + body;
-	return p + REC_HDR;
+	return p;
 }
 
 static int value(struct dtl_rec_writer *w, int kind, unsigned int cpu, uint64_t v)

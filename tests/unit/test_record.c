@@ -1119,6 +1119,28 @@ TEST(recording_boundary_only_between_chunks)
 	fakeroot_free(root);
 }
 
+/* The first read of the marked file: each interval's chunks, and where things stood at its end. */
+static void first_read(struct dtl_source *src, uint64_t *digest, unsigned int *mask, bool *cpu2,
+		       int32_t (*last)[MK_CPUS])
+{
+	struct dtl_chunk c;
+
+	for (int iv = 1; src && iv <= MK_IV; iv++) {
+		dtl_source__tick(src, 500000000);
+		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
+		memcpy(mk_last_tb[iv], mk_last_tb[iv - 1], sizeof(mk_last_tb[iv]));
+		while (dtl_source__read(src, &c) > 0) {
+			digest[iv] = mk_digest(digest[iv], &c);
+			if (c.nswitches && c.cpu < MK_CPUS) {
+				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
+				mk_last_tb[iv][c.cpu] = c.switches[c.nswitches - 1].tb;
+			}
+		}
+		mask[iv] = dtl_source__mask(src);
+		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
+	}
+}
+
 static void seek_from(struct dtl_source *src, uint64_t target, const uint64_t *digest,
 		      const unsigned int *mask, const bool *cpu2, int32_t (*last)[MK_CPUS],
 		      bool rewind_first)
@@ -1199,7 +1221,6 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 	static int32_t last[MK_IV + 1][MK_CPUS];
 	struct dtl_source_opts o = { 0 };
 	struct dtl_source *src;
-	struct dtl_chunk c;
 	uint64_t at = 0;
 	char file[300], err[512];
 	const char *none;
@@ -1213,20 +1234,7 @@ TEST(replay_seeks_from_a_mark_as_a_read_from_the_start)
 	src = dtl_source__open(&o, err, sizeof(err));
 	CHECK(src != NULL);
 	/* the first read: each interval's chunks, and where things stood at its end */
-	for (int iv = 1; src && iv <= MK_IV; iv++) {
-		dtl_source__tick(src, 500000000);
-		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
-		memcpy(mk_last_tb[iv], mk_last_tb[iv - 1], sizeof(mk_last_tb[iv]));
-		while (dtl_source__read(src, &c) > 0) {
-			digest[iv] = mk_digest(digest[iv], &c);
-			if (c.nswitches && c.cpu < MK_CPUS) {
-				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
-				mk_last_tb[iv][c.cpu] = c.switches[c.nswitches - 1].tb;
-			}
-		}
-		mask[iv] = dtl_source__mask(src);
-		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
-	}
+	first_read(src, digest, mask, cpu2, last);
 	syms = src ? strlen(dtl_source__kallsyms(src, &none)) : 0;
 	CHECK(syms > 0);
 	/* nothing marked ahead of the end */
@@ -1269,7 +1277,6 @@ TEST(replay_seeks_from_the_recording_s_own_marks)
 	static int32_t last[MK_IV + 1][MK_CPUS];
 	struct dtl_source_opts o = { 0 };
 	struct dtl_source *src;
-	struct dtl_chunk c;
 	uint64_t at = 0;
 	char file[300], err[512];
 	const char *none, *syms;
@@ -1281,20 +1288,7 @@ TEST(replay_seeks_from_the_recording_s_own_marks)
 	o.mask = DTL_MASK_ALL;
 	src = dtl_source__open(&o, err, sizeof(err));
 	CHECK(src != NULL);
-	for (int iv = 1; src && iv <= MK_IV; iv++) {
-		dtl_source__tick(src, 500000000);
-		memcpy(last[iv], last[iv - 1], sizeof(last[iv]));
-		memcpy(mk_last_tb[iv], mk_last_tb[iv - 1], sizeof(mk_last_tb[iv]));
-		while (dtl_source__read(src, &c) > 0) {
-			digest[iv] = mk_digest(digest[iv], &c);
-			if (c.nswitches && c.cpu < MK_CPUS) {
-				last[iv][c.cpu] = c.switches[c.nswitches - 1].pid;
-				mk_last_tb[iv][c.cpu] = c.switches[c.nswitches - 1].tb;
-			}
-		}
-		mask[iv] = dtl_source__mask(src);
-		cpu2[iv] = dtl_cpuset__has(dtl_source__cpus(src), 2);
-	}
+	first_read(src, digest, mask, cpu2, last);
 	dtl_source__close(src);
 	/* fresh each time: nothing read, the file's marks (32, 64, 96) the only ones */
 	for (int k = 0; k < 3; k++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../format/grow.h"
 #include "../../format/mark.h"
 #include "../../format/recset.h"
 #include "marks.h"
@@ -18,7 +19,7 @@ void replay__marks_told_syms(struct replay *p, const struct replay_marks *k, con
 	while (p->sym_records < m->sym_pos && p->sym_records < k->nsyms) {
 		const struct told_sym *t = &k->syms[p->sym_records];
 
-		if (!replay__syms_add(p, (const uint8_t *)k->symtext + t->off, t->len))
+		if (!replay__syms_add(p, k->symtext + t->off, t->len))
 			break;
 		p->sym_records++;
 		src->kallsyms = p->syms;
@@ -51,30 +52,12 @@ struct load {
 
 static bool told_sym(struct replay_marks *k, const uint8_t *text, size_t len)
 {
-	if (k->nsyms == k->symsize) {
-		size_t n = k->symsize ? 2 * k->symsize : 64;
-		struct told_sym *t = realloc(k->syms, n * sizeof(*t));
+	size_t off = k->nsymtext;
 
-		if (!t)
-			return false;
-		k->syms = t;
-		k->symsize = n;
-	}
-	if (k->nsymtext + len > k->symcap) {
-		size_t cap = k->symcap ? k->symcap : 4096;
-		char *t;
-
-		while (cap < k->nsymtext + len)
-			cap *= 2;
-		t = realloc(k->symtext, cap);
-		if (!t)
-			return false;
-		k->symtext = t;
-		k->symcap = cap;
-	}
-	memcpy(k->symtext + k->nsymtext, text, len);
-	k->syms[k->nsyms++] = (struct told_sym){ k->nsymtext, len };
-	k->nsymtext += len;
+	if (dtl_grow((void **)&k->syms, &k->symsize, k->nsyms, sizeof(*k->syms)) ||
+	    dtl_grow__append(&k->symtext, &k->nsymtext, &k->symcap, text, len))
+		return false;
+	k->syms[k->nsyms++] = (struct told_sym){ off, len };
 	return true;
 }
 

@@ -49,7 +49,7 @@ struct told_sym {
 struct replay_marks {
 	unsigned int nr_cpus;
 	bool loaded;			/* the recording's own marks read (2.3) */
-	char *symtext;
+	uint8_t *symtext;
 	size_t nsymtext, symcap;
 	struct told_sym *syms;
 	size_t nsyms, symsize;
