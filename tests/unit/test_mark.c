@@ -178,3 +178,19 @@ TEST(mark_cut_or_malformed_is_refused)
 	free(buf);
 	dtl_rec_marker__delete(k);
 }
+
+/* The CPUs online: a bit each, up to the last online one's byte (CPU 8 is a second byte's first). */
+TEST(mark_keeps_every_online_cpu)
+{
+	struct dtl_rec_mark m = { .set_ticks = 2, .file_ticks = 1, .mask = 7 }, back;
+	uint8_t buf[DTL_REC_MARK_HEAD + 8];
+
+	dtl_cpuset__set(&m.online, 0);
+	dtl_cpuset__set(&m.online, 8);
+	CHECK_EQ(dtl_rec_mark__size(&m), DTL_REC_MARK_HEAD + 2);
+	dtl_rec_mark__pack(buf, &m);
+	CHECK_EQ(dtl_rec_mark__unpack(buf, dtl_rec_mark__size(&m), 9, &back), 0);
+	CHECK(dtl_cpuset__has(&back.online, 0) && dtl_cpuset__has(&back.online, 8));
+	CHECK_EQ(dtl_cpuset__count(&back.online), 2);
+	CHECK_EQ(dtl_rec_mark__unpack(buf, dtl_rec_mark__size(&m), 8, &back), -1);	/* CPU 8 of 8 */
+}
