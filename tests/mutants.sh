@@ -234,9 +234,21 @@ APP=$(ls src/*.c src/*/*.c src/*/*/*.c)
 UNIT=$(ls tests/unit/*.c)
 GRID=tests/verdict/grid.c
 obj() { echo "$B/obj/$(echo "$1" | tr / _).o"; }
+# each object's headers as the compiler saw them (-MMD): a header's mutant must
+# reach the files that include it through another header too
 for f in $APP $UNIT $GRID; do
-	$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" || { echo "mutants.sh: cannot build $f" >&2; exit 1; }
+	$CC $FLAGS -Isrc -MMD -MF "$(obj "$f").d" -c -o "$(obj "$f")" "$f" ||
+		{ echo "mutants.sh: cannot build $f" >&2; exit 1; }
 done
+# includers HEADER: the sources whose objects depend on HEADER
+includers() {
+	local f h
+	h=$(realpath "$1")
+	for f in $APP $UNIT $GRID; do
+		tr ' \\' '\n\n' <"$(obj "$f").d" | sed -n 's/^\(.*\.h\)$/\1/p' | xargs -r realpath 2>/dev/null |
+			grep -qx -- "$h" && echo "$f"
+	done
+}
 # link [OBJDIR [EXTRA FLAGS]]: ./dtltop and build/unit of the objects in OBJDIR
 link() {
 	local d=${1:-$B/obj} app=() unit=() core=() o
@@ -331,8 +343,9 @@ while IFS='^' read -r file from to what; do
 	fi
 	# a header's mutant goes into every file that includes it
 	srcs=$file
-	case $file in *.h) srcs=$(grep -l "#include \"\(.*/\)\?$(basename "$file")\"" $APP $UNIT) ;; esac
+	case $file in *.h) srcs=$(includers "$file") ;; esac
 	built=1
+	[ -z "$srcs" ] && { built=0; echo "no source includes $file" >"$B/build.err"; }
 	for f in $srcs; do
 		mv "$(obj "$f")" "$(obj "$f").orig"
 		$CC $FLAGS -Isrc -c -o "$(obj "$f")" "$f" 2>>"$B/build.err" || built=0
