@@ -248,7 +248,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ring = size - 16;
 	memcpy(&head, data, 8);
 	memcpy(&tail, data + 8, 8);
-	dtl_aux__init(&a, ring, data[0] & 1);
+	dtl_aux__init(&a, ring, (enum dtl_aux_layout)(data[0] % 3));
 	a.pos = tail % (4 * ring);
 	head = a.pos + head % (2 * ring);
 	pos = a.pos;
@@ -262,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint8_t *run;
 		size_t k;
 
-		dtl_aux__init(&b, ring, data[0] & 1);
+		dtl_aux__init(&b, ring, (enum dtl_aux_layout)(data[0] % 3));
 		b.pos = pos;
 		while ((k = dtl_aux__next(&b, data + 16, head, 64, bounce, &run))) {
 			assert(k <= 64);

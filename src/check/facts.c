@@ -40,9 +40,8 @@ static void pmu(const char *root, struct dtl_check_line *l)
 	if (dtl_pmu__discover(root, &p, err, sizeof(err)))
 		dtl_check__say(l, DTL_CHECK_NO, "pmu", "%s", err);
 	else
-		dtl_check__say(l, DTL_CHECK_OK, "pmu", "vpa_dtl type %d, %s", p.type,
-		    p.aux_ring ? "kernel/vpa-dtl.c's ring layout: every loss counted" :
-		    "the 6.18 driver's layout: losses flagged, not counted");
+		dtl_check__say(l, DTL_CHECK_OK, "pmu", "vpa_dtl type %d (fixed or 6.18 driver: "
+			       "the header says, once it runs)", p.type);
 }
 
 /* CONFIG_DTL from the kernel's config, where the tree keeps one. */

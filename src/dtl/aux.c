@@ -16,11 +16,31 @@
 #define AUX_FLAG_PARTIAL 0x04
 #define AUX_FLAG_COLLISION 0x08
 
-void dtl_aux__init(struct dtl_aux *a, uint64_t size, bool upstream)
+void dtl_aux__init(struct dtl_aux *a, uint64_t size, enum dtl_aux_layout layout)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = size;
-	a->upstream = upstream;
+	a->layout = layout;
+}
+
+const char *dtl_aux__layout_name(enum dtl_aux_layout layout)
+{
+	return layout == DTL_AUX_RING ? "ring" : layout == DTL_AUX_UPSTREAM ? "6.18" :
+	       "not yet known";
+}
+
+static uint64_t upstream_limit(uint64_t size)
+{
+	return size > 32 ? (size - 32) / DTL_ENTRY_SIZE * DTL_ENTRY_SIZE : 0;
+}
+
+/* aux.h: which driver wrote the ring, from where its head stands */
+static void learn(struct dtl_aux *a, uint64_t head)
+{
+	if (head % DTL_ENTRY_SIZE)
+		a->layout = DTL_AUX_UPSTREAM;
+	else if (head > upstream_limit(a->size) && a->pos <= upstream_limit(a->size))
+		a->layout = DTL_AUX_RING;
 }
 
 void dtl_ring__copy(const uint8_t *base, uint64_t size, uint64_t pos, void *dst, size_t len)
@@ -66,8 +86,11 @@ static bool upstream_align(struct dtl_aux *a, uint64_t head, uint64_t limit)
 size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size_t max,
 		     uint8_t bounce[DTL_ENTRY_SIZE], const uint8_t **run)
 {
-	uint64_t limit = a->upstream ? (a->size - 32) / DTL_ENTRY_SIZE * DTL_ENTRY_SIZE : a->size;
+	uint64_t limit;
 
+	if (a->layout == DTL_AUX_UNKNOWN && a->size && head >= a->pos && head - a->pos <= a->size)
+		learn(a, head);
+	limit = a->layout == DTL_AUX_UPSTREAM ? upstream_limit(a->size) : a->size;
 	if (!a->size || head < a->pos || head - a->pos > a->size) {
 		a->junk_bytes += head > a->pos ? head - a->pos : 0;
 		a->pos = head;
@@ -77,7 +100,7 @@ size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size
 		uint64_t off = a->pos % a->size, n;
 		const uint8_t *p;
 
-		if (a->upstream && !upstream_align(a, head, limit))
+		if (a->layout == DTL_AUX_UPSTREAM && !upstream_align(a, head, limit))
 			continue;
 		if (off + DTL_ENTRY_SIZE > a->size) {
 			/* the one record that straddles the end of our ring */
@@ -105,7 +128,7 @@ size_t dtl_aux__next(struct dtl_aux *a, const uint8_t *base, uint64_t head, size
 		*run = p;
 		return (size_t)n;
 	}
-	if (max && a->upstream && head > a->pos)
+	if (max && a->layout == DTL_AUX_UPSTREAM && head > a->pos)
 		upstream_align(a, head, limit);
 	return 0;
 }

@@ -3,11 +3,19 @@
  * aux.h - the vpa_dtl AUX stream and the perf main ring, parsed from ring
  * images: pure functions, no I/O, so tests build the images the kernel would.
  *
- * Two layouts exist. Ours (kernel/vpa-dtl.c, which says so in
- * caps/aux_ring) is a true ring: 48-byte records back to back, straddling
- * the end of the buffer. Upstream 6.18 writes records only at ring offsets
- * k * 48 below threshold * 48, threshold = (size - 32) / 48, and reports the
- * bytes above as data at each wrap: those are junk, skipped by position.
+ * Two layouts exist. A fixed driver (kernel/vpa-dtl.c, and any kernel with
+ * the fixes series) writes a true ring: 48-byte records back to back,
+ * straddling the end of the buffer. Upstream 6.18 writes records only at
+ * ring offsets k * 48 below threshold * 48, threshold = (size - 32) / 48,
+ * and reports the bytes above as data at each wrap: those are junk, skipped
+ * by position.
+ *
+ * No sysfs file says which one wrote a ring, so the head tells: the two
+ * agree up to threshold * 48; past it a fixed driver's head is a multiple of
+ * 48 (whole records since the start), upstream's the ring's end, or a lap on
+ * (L * size + k * 48), which is not: a size of pages is a power of two, never
+ * a multiple of 3. Learnt while the consumer is in its first lap; one that
+ * joins later stays unknown (read as a ring) until upstream's head shows.
  */
 #ifndef DTL_AUX_H
 #define DTL_AUX_H
@@ -16,16 +24,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum dtl_aux_layout {
+	DTL_AUX_UNKNOWN,	/* not yet told: the ring has not passed threshold * 48 */
+	DTL_AUX_RING,		/* a fixed driver's */
+	DTL_AUX_UPSTREAM,	/* the 6.18 driver's */
+};
+
 struct dtl_aux {
 	uint64_t size;		/* AUX buffer bytes */
-	bool upstream;		/* the 6.18 driver's layout */
+	enum dtl_aux_layout layout;
 	uint64_t pos;		/* next byte to parse, absolute (== aux_tail) */
 	bool header_seen;
 	uint64_t boot_tb, tb_freq;
 	uint64_t junk_bytes;	/* skipped: upstream's wrap fragments, misalignment */
 };
 
-void dtl_aux__init(struct dtl_aux *a, uint64_t size, bool upstream);
+/* layout DTL_AUX_UNKNOWN: learnt from the head (above) */
+void dtl_aux__init(struct dtl_aux *a, uint64_t size, enum dtl_aux_layout layout);
+/* "ring", "6.18" or "not yet known" */
+const char *dtl_aux__layout_name(enum dtl_aux_layout layout);
 /*
  * The next run of at most max whole entries in [a->pos, head), in place:
  * *run points into the ring, or at bounce for a record that straddles the

@@ -23,6 +23,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <perf/core.h>
@@ -67,9 +68,25 @@ int dtl_pmu__discover(const char *root, struct dtl_pmu *pmu, char *err, size_t e
 		return -1;
 	}
 	pmu->type = (int)type;
-	pmu->aux_ring = dtl_sys__read(root, DTL_PMU_REL "/caps/aux_ring", buf, sizeof(buf)) > 0 &&
-			buf[0] == '1';
 	return 0;
+}
+
+int dtl_pmu__takes_any_mask(const struct dtl_pmu *pmu, int cpu)
+{
+	struct perf_event_attr a = {
+		.type = (uint32_t)pmu->type,
+		.size = sizeof(a),
+		.config = 0x3,		/* cede and preempt: no mask the 6.18 driver has */
+		.sample_period = 1000000000,
+		.disabled = 1,
+	};
+	int fd = (int)syscall(__NR_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == EINVAL ? 0 : -1;
 }
 
 bool dtl_pmu__upstream_mask(unsigned int mask)
@@ -165,6 +182,7 @@ struct dtl_perf_cpus {
 	unsigned int nr;	/* the CPUs asked for, or come online since: a close visits these */
 	int epfd;		/* every open event: one wait, whatever the CPU count */
 	char sb_why[256];	/* why there is no switch stream ("" while there is) */
+	enum dtl_aux_layout layout;	/* the first any CPU's AUX told: one driver writes all */
 	struct epoll_event ev[256];
 };
 
@@ -364,7 +382,7 @@ static int open_cpu(struct dtl_perf_cpus *p, unsigned int cpu, char *err, size_t
 			dtl_perf__explain(errno, p->root, (int)cpu, err, errlen);
 			goto fail;
 		}
-		dtl_aux__init(&c->st, c->aux_len, !p->o.aux_ring);
+		dtl_aux__init(&c->st, c->aux_len, DTL_AUX_UNKNOWN);
 	}
 	{
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = cpu };
@@ -557,7 +575,11 @@ int dtl_perf_cpus__drain(struct dtl_perf_cpus *p, unsigned int cpu, size_t max, 
 	if (c->aux) {
 		junk = c->st.junk_bytes;
 		head = __atomic_load_n(&c->pg->aux_head, __ATOMIC_ACQUIRE);
+		if (c->st.layout == DTL_AUX_UNKNOWN)
+			c->st.layout = p->layout;
 		news->n = dtl_aux__next(&c->st, c->aux, head, max, c->bounce, &news->data);
+		if (p->layout == DTL_AUX_UNKNOWN)
+			p->layout = c->st.layout;
 		news->junk = c->st.junk_bytes - junk;
 		news->more = c->st.pos < head;
 	}
@@ -604,6 +626,11 @@ bool dtl_perf_cpus__sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct d
 				      PERF_SAMPLE_TID | PERF_SAMPLE_TIME, out, max, n, bad),
 			 __ATOMIC_RELEASE);
 	return c->sb_pg->data_tail != head;
+}
+
+enum dtl_aux_layout dtl_perf_cpus__layout(const struct dtl_perf_cpus *p)
+{
+	return p->layout;
 }
 
 const char *dtl_perf_cpus__sideband_why(const struct dtl_perf_cpus *p)

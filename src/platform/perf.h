@@ -12,18 +12,25 @@
 #include <stdint.h>
 
 #include "cpuset.h"
+#include "../dtl/aux.h"
 #include "../dtl/sideband.h"
 
 struct dtl_pmu {
 	int type;		/* perf_event_attr.type */
-	bool aux_ring;		/* caps/aux_ring: kernel/vpa-dtl.c's ring layout */
 };
 
 /* Reads <root>/sys/bus/event_source/devices/vpa_dtl; -1 with a one-line reason. */
 int dtl_pmu__discover(const char *root, struct dtl_pmu *pmu, char *err, size_t errlen);
 
-/* The masks the 6.18 driver accepts; ours accepts any non-zero subset. */
+/* The masks the 6.18 driver (and the fixes series) accepts; the features series any subset. */
 bool dtl_pmu__upstream_mask(unsigned int mask);
+/*
+ * Whether the driver takes any subset of the mask (kernel/upstream/features/),
+ * asked by opening and closing an event of mask 0x3 on cpu: 1 yes, 0 no
+ * (EINVAL, before the driver allocates or locks anything), -1 cannot tell.
+ * Needs CAP_PERFMON raised. No sysfs file says it.
+ */
+int dtl_pmu__takes_any_mask(const struct dtl_pmu *pmu, int cpu);
 
 /* An errno from perf_event_open or mmap, explained for an LPAR admin (cpu -1: none). */
 void dtl_perf__explain(int err, const char *root, int cpu, char *buf, size_t len);
@@ -35,7 +42,6 @@ struct dtl_perf_opts {
 	uint64_t config;
 	uint64_t period_ns;
 	bool aux;		/* map an AUX area (vpa_dtl); false for software events */
-	bool aux_ring;
 	size_t aux_bytes;
 	bool switches;		/* and a switch stream per CPU (who pays) */
 	bool stream_only;	/* only the switch stream: the DTL comes another way */
@@ -86,6 +92,8 @@ void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu);
 bool dtl_perf_cpus__sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct dtl_sb *out,
 			     size_t max, size_t *n, uint64_t *bad);
 /* Why a CPU's switch stream failed to open (the last reason), or NULL. */
+/* Which driver wrote the AUX areas, once any CPU's has told (aux.h). */
+enum dtl_aux_layout dtl_perf_cpus__layout(const struct dtl_perf_cpus *p);
 const char *dtl_perf_cpus__sideband_why(const struct dtl_perf_cpus *p);
 /* The AUX header of cpu (boot_tb, tb_freq): false until it came. */
 bool dtl_perf_cpus__clock(const struct dtl_perf_cpus *p, unsigned int cpu, uint64_t *boot_tb,

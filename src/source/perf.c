@@ -32,6 +32,8 @@ struct psrc {
 	bool have_filter;
 	struct dtl_cpuset filter;
 	bool user_filter;		/* entries the kernel mask lets through but we don't */
+	int any_mask;			/* dtl_pmu__takes_any_mask(), once asked */
+	bool any_mask_asked;
 	bool caps;			/* we manage capabilities (not in tests) */
 	unsigned int next_cpu;
 	int held;			/* the CPU whose entries the last chunk lent, or -1 */
@@ -52,12 +54,29 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/*
+ * Which driver: no sysfs file says, so the AUX head tells the layout (aux.h)
+ * and an open of mask 0x3 whether the features series is there.
+ */
+static const char *driver(const struct psrc *p)
+{
+	enum dtl_aux_layout l = p->cpus ? dtl_perf_cpus__layout(p->cpus) : DTL_AUX_UNKNOWN;
+
+	if (p->any_mask == 1)
+		return "the fixed driver with its features (any mask, losses counted)";
+	if (l == DTL_AUX_RING)
+		return "the fixed driver (ring AUX layout; losses flagged, not counted)";
+	if (l == DTL_AUX_UPSTREAM)
+		return "the 6.18 driver's AUX layout (losses neither counted nor all flagged)";
+	return "driver not yet known (no AUX area has wrapped)";
+}
+
 static void describe(struct dtl_source *src)
 {
 	struct psrc *p = src->priv;
 
-	snprintf(src->detail, sizeof(src->detail), "vpa_dtl type %d, %s AUX layout", p->pmu.type,
-		 p->pmu.aux_ring ? "ring" : "6.18");
+	snprintf(src->detail, sizeof(src->detail), "vpa_dtl type %d, %s", p->pmu.type,
+		 driver(p));
 	src->hv_mask = p->user_filter ? (unsigned int)p->po.config : 0;
 	if (p->user_filter) {
 		size_t len = strlen(src->detail);
@@ -112,10 +131,14 @@ static int open_all(struct dtl_source *src, unsigned int mask, char *err, size_t
 		snprintf(err, errlen, "no online CPU is selected (-C)");
 		return -1;
 	}
-	p->user_filter = !p->pmu.aux_ring && !dtl_pmu__upstream_mask(mask);
-	p->po.config = p->user_filter ? DTL_MASK_ALL : mask;
 	if (p->caps && dtl_caps__raise())
 		snprintf(err, errlen, "cannot raise CAP_PERFMON: %s", strerror(errno));
+	if (!p->any_mask_asked) {
+		p->any_mask = dtl_pmu__takes_any_mask(&p->pmu, (int)dtl_cpuset__end(&set) - 1);
+		p->any_mask_asked = true;
+	}
+	p->user_filter = p->any_mask != 1 && !dtl_pmu__upstream_mask(mask);
+	p->po.config = p->user_filter ? DTL_MASK_ALL : mask;
 	p->cpus = dtl_perf_cpus__open(&p->po, &set, p->root, err, errlen);
 	rc = p->cpus ? 0 : -1;
 	if (p->caps && dtl_caps__drop() && !rc) {
@@ -165,7 +188,6 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	p->po.type = (uint32_t)p->pmu.type;
 	p->po.period_ns = PERIOD_NS;
 	p->po.aux = true;
-	p->po.aux_ring = p->pmu.aux_ring;
 	p->po.aux_bytes = AUX_BYTES;
 	p->po.switches = !o->no_tasks;
 	if (p->po.switches && !(p->feed = dtl_taskfeed__new(p->root))) {
@@ -323,6 +345,7 @@ static void perf_tick(struct dtl_source *src, uint64_t interval_ns)
 
 	(void)interval_ns;
 	((struct psrc *)src->priv)->all = true;		/* the interval's figures need all */
+	describe(src);					/* the driver, once its AUX told */
 	if (wanted(src->priv, &now, err, sizeof(err)) == 0)
 		dtl_source__follow(src, &now, perf_add, perf_remove);
 }

@@ -637,7 +637,7 @@ TEST(kdrv_output_through_dtltops_aux_consumer_one_for_one)
 
 	setup();
 	e = open_running(3, DTL_LOG_ALL, 1);
-	dtl_aux__init(&a, e->rb.size, false);
+	dtl_aux__init(&a, e->rb.size, DTL_AUX_UNKNOWN);	/* the driver's head tells */
 	for (int i = 0; i < 400; i++) {
 		fake_hv_log(3, i % 7 == 0 ? 120 : 60);	/* laps now and then */
 		h_tick(e);
@@ -657,6 +657,7 @@ TEST(kdrv_output_through_dtltops_aux_consumer_one_for_one)
 	}
 	CHECK(a.header_seen);
 	CHECK(a.tb_freq == 512000000);
+	CHECK_EQ(a.layout, DTL_AUX_RING);
 	CHECK(order);
 	CHECK_EQ(a.junk_bytes, 0);
 	CHECK_EQ(got + h_read(e), fake_hv.seq[3]);	/* delivered + counted = written */

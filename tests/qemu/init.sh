@@ -439,7 +439,10 @@ dtltop --check --group=task -d 0.5 >/tmp/ck.out 2>&1; rc=$?
 ctl rate 0
 why=""
 [ $rc -eq 0 ] || why="exit $rc: $(cat /tmp/ck.out);"
-grep -q '^ok  pmu        vpa_dtl type [0-9]*, kernel/vpa-dtl.c' /tmp/ck.out || why="$why no ok pmu line;"
+grep -q '^ok  pmu        vpa_dtl type [0-9]* ' /tmp/ck.out || why="$why no ok pmu line;"
+# no sysfs file says which driver: the open of mask 0x3 told (and said so)
+grep -q '^ok  source .*the fixed driver with its features' /tmp/ck.out ||
+	why="$why the source line does not name the driver found: $(grep '^ok  source' /tmp/ck.out);"
 grep -q '^ok  who pays   task switches on sched_clock, placed by the AUX header' /tmp/ck.out || why="$why no ok who pays line: $(grep 'who pays' /tmp/ck.out);"
 [ -z "$why" ] && pass $s || fail $s "$why"
 

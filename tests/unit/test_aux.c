@@ -54,7 +54,7 @@ TEST(aux_ring_layout_reassembles_records_across_the_wrap)
 	uint64_t want = 0;
 	size_t got = 0;
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	for (int round = 0; round < 10; round++) {
 		for (int i = 0; i < 15; i++)
@@ -84,7 +84,7 @@ TEST(aux_upstream_layout_skips_the_junk_above_threshold)
 	size_t n;
 
 	memset(junk, 0x5a, sizeof(junk));
-	dtl_aux__init(&a, m.size, true);
+	dtl_aux__init(&a, m.size, DTL_AUX_UPSTREAM);
 	put_header(&m);
 	for (int i = 0; i < 19; i++)
 		put_entry(&m, (uint64_t)i);
@@ -108,7 +108,7 @@ TEST(aux_upstream_junk_that_arrives_alone_is_consumed)
 	struct dtl_aux a;
 	uint8_t out[48 * 64], junk[32] = { 0 };
 
-	dtl_aux__init(&a, m.size, true);
+	dtl_aux__init(&a, m.size, DTL_AUX_UPSTREAM);
 	put_header(&m);
 	for (int i = 0; i < 19; i++)
 		put_entry(&m, (uint64_t)i);
@@ -120,13 +120,84 @@ TEST(aux_upstream_junk_that_arrives_alone_is_consumed)
 	free(m.base);
 }
 
+/*
+ * No sysfs file says which driver wrote a ring: its head does. The two
+ * layouts agree below upstream's threshold; past it only upstream's head is
+ * ever off a multiple of 48 (the ring's end, a lap on).
+ */
+TEST(aux_layout_learnt_from_the_head_ring)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a;
+	uint8_t out[48 * 64];
+	uint64_t want = 0;
+
+	dtl_aux__init(&a, m.size, DTL_AUX_UNKNOWN);
+	put_header(&m);
+	for (int i = 0; i < 19; i++)
+		put_entry(&m, want + (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 19);
+	CHECK_EQ(a.layout, DTL_AUX_UNKNOWN);		/* 960 bytes: both would */
+	CHECK_STR(dtl_aux__layout_name(a.layout), "not yet known");
+	want = 19;
+	for (int round = 0; round < 6; round++) {
+		for (int i = 0; i < 7; i++)
+			put_entry(&m, want + (uint64_t)i);
+		size_t n = dtl_aux__consume(&a, m.base, m.head, out, 64);
+
+		CHECK_EQ(n, 7);
+		for (size_t i = 0; i < n; i++)
+			CHECK_EQ(seq_of(out + i * 48), want + i);
+		want += n;
+	}
+	CHECK_EQ(a.layout, DTL_AUX_RING);
+	CHECK_STR(dtl_aux__layout_name(a.layout), "ring");
+	CHECK_EQ(a.junk_bytes, 0);
+	free(m.base);
+}
+
+TEST(aux_layout_learnt_from_the_head_upstream)
+{
+	struct img m = { calloc(1, 1024), 1024, 0 };
+	struct dtl_aux a, late;
+	uint8_t out[48 * 64], junk[64] = { 0 };
+
+	/* its wrap: 20 records to 960, then the 64 bytes above reported */
+	dtl_aux__init(&a, m.size, DTL_AUX_UNKNOWN);
+	put_header(&m);
+	for (int i = 0; i < 19; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 19);
+	put(&m, junk, 64);
+	for (int i = 19; i < 25; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 64), 6);
+	CHECK_EQ(seq_of(out), 19);
+	CHECK_EQ(a.layout, DTL_AUX_UPSTREAM);
+	CHECK_STR(dtl_aux__layout_name(a.layout), "6.18");
+	CHECK_EQ(a.junk_bytes, 64);
+	/* one that looks again only once the head is a lap on learns it too */
+	dtl_aux__init(&late, m.size, DTL_AUX_UNKNOWN);
+	late.pos = 960;
+	late.header_seen = true;
+	CHECK_EQ(dtl_aux__consume(&late, m.base, 1024 + 48, out, 64), 1);
+	CHECK_EQ(late.layout, DTL_AUX_UPSTREAM);
+	CHECK_EQ(seq_of(out), 19);
+	/* and one whose head stops exactly at the end, junk and all */
+	dtl_aux__init(&late, m.size, DTL_AUX_UNKNOWN);
+	CHECK_EQ(dtl_aux__consume(&late, m.base, 1024, out, 64), 20);	/* slot 0 is entry 19 now */
+	CHECK_EQ(late.layout, DTL_AUX_UPSTREAM);
+	CHECK_EQ(late.junk_bytes, 64);
+	free(m.base);
+}
+
 TEST(aux_a_racing_head_mid_record_leaves_the_record_for_later)
 {
 	struct img m = { calloc(1, 1024), 1024, 0 };
 	struct dtl_aux a;
 	uint8_t out[48 * 8];
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	put_entry(&m, 0);
 	put_entry(&m, 1);
@@ -143,7 +214,7 @@ TEST(aux_respects_the_output_limit)
 	struct dtl_aux a;
 	uint8_t out[48 * 3];
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	for (int i = 0; i < 10; i++)
 		put_entry(&m, (uint64_t)i);
@@ -160,7 +231,7 @@ TEST(aux_garbage_heads_and_late_headers_are_counted_not_followed)
 	struct dtl_aux a;
 	uint8_t out[48 * 64];
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	put_entry(&m, 0);
 	put_header(&m);				/* a second header: not data */
@@ -261,7 +332,7 @@ TEST(aux_and_main_rings_exactly_full_are_read_whole)
 	uint64_t lost[2] = { 1, 2 };
 	size_t n;
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	for (int i = 0; i < 9; i++)
 		put_entry(&m, (uint64_t)i);
@@ -301,7 +372,7 @@ TEST(aux_next_lends_entries_in_place_and_bounces_only_the_straddler)
 	uint64_t seq = 0;
 	size_t n;
 
-	dtl_aux__init(&a, m.size, false);
+	dtl_aux__init(&a, m.size, DTL_AUX_RING);
 	put_header(&m);
 	for (int i = 0; i < 19; i++)
 		put_entry(&m, seq++);
