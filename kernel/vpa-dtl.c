@@ -5,50 +5,54 @@
  * Copyright (C) 2024 Kajol Jain, IBM Corporation
  */
 
+#ifdef CONFIG_PPC_SPLPAR
 #define pr_fmt(fmt) "vpa_dtl: " fmt
 
-#include <linux/completion.h>
-#include <linux/hrtimer.h>
-#include <linux/kthread.h>
-#include <linux/mutex.h>
-#include <linux/perf_event.h>
-#include <linux/slab.h>
-#include <linux/smp.h>
-#include <linux/vmalloc.h>
-#include <linux/wait.h>
 #include <asm/dtl.h>
-#include <asm/firmware.h>
-#include <asm/kvm_guest.h>
-#include <asm/lppaca.h>
-#include <asm/paca.h>
+#include <linux/perf_event.h>
 #include <asm/plpar_wrappers.h>
-#include <asm/time.h>
+#include <linux/vmalloc.h>
 
-#ifdef CONFIG_PPC_SPLPAR
+#define EVENT(_name, _code)     enum{_name = _code}
 
-#define VPA_DTL_MIN_PERIOD_NS	NSEC_PER_MSEC
-#define VPA_DTL_MAX_PERIOD_NS	(3600 * NSEC_PER_SEC)
-#define VPA_DTL_ENTRY		sizeof(struct dtl_entry)
+/*
+ * Based on Power Architecture Platform Reference(PAPR) documentation,
+ * Table 14.14. Per Virtual Processor Area, below Dispatch Trace Log(DTL)
+ * Enable Mask used to get corresponding virtual processor dispatch
+ * to preempt traces:
+ *   DTL_CEDE(0x1): Trace voluntary (OS initiated) virtual
+ *   processor waits
+ *   DTL_PREEMPT(0x2): Trace time slice preempts
+ *   DTL_FAULT(0x4): Trace virtual partition memory page
+ faults.
+ *   DTL_ALL(0x7): Trace all (DTL_CEDE | DTL_PREEMPT | DTL_FAULT)
+ *
+ * Event codes based on Dispatch Trace Log Enable Mask.
+ */
+EVENT(DTL_CEDE,         0x1);
+EVENT(DTL_PREEMPT,      0x2);
+EVENT(DTL_FAULT,        0x4);
+EVENT(DTL_ALL,          0x7);
 
-PMU_EVENT_ATTR_STRING(dtl_cede, attr_dtl_cede, "event=0x01");
-PMU_EVENT_ATTR_STRING(dtl_preempt, attr_dtl_preempt, "event=0x02");
-PMU_EVENT_ATTR_STRING(dtl_fault, attr_dtl_fault, "event=0x04");
-PMU_EVENT_ATTR_STRING(dtl_all, attr_dtl_all, "event=0x07");
+GENERIC_EVENT_ATTR(dtl_cede, DTL_CEDE);
+GENERIC_EVENT_ATTR(dtl_preempt, DTL_PREEMPT);
+GENERIC_EVENT_ATTR(dtl_fault, DTL_FAULT);
+GENERIC_EVENT_ATTR(dtl_all, DTL_ALL);
+
+PMU_FORMAT_ATTR(event, "config:0-7");
 
 static struct attribute *events_attr[] = {
-	&attr_dtl_cede.attr.attr,
-	&attr_dtl_preempt.attr.attr,
-	&attr_dtl_fault.attr.attr,
-	&attr_dtl_all.attr.attr,
+	GENERIC_EVENT_PTR(DTL_CEDE),
+	GENERIC_EVENT_PTR(DTL_PREEMPT),
+	GENERIC_EVENT_PTR(DTL_FAULT),
+	GENERIC_EVENT_PTR(DTL_ALL),
 	NULL
 };
 
-static const struct attribute_group event_group = {
+static struct attribute_group event_group = {
 	.name = "events",
 	.attrs = events_attr,
 };
-
-PMU_FORMAT_ATTR(event, "config:0-7");
 
 static struct attribute *format_attrs[] = {
 	&format_attr_event.attr,
@@ -60,141 +64,57 @@ static const struct attribute_group format_group = {
 	.attrs = format_attrs,
 };
 
-/*
- * Not in the 6.18 ABI, and ignored by perf: tells consumers that the AUX
- * area is a true ring, so records may straddle its end, instead of the 6.18
- * layout with a junk fragment at each wrap.
- */
-PMU_EVENT_ATTR_STRING(aux_ring, attr_aux_ring, "1");
-
-static struct attribute *caps_attrs[] = {
-	&attr_aux_ring.attr.attr,
-	NULL,
-};
-
-static const struct attribute_group caps_group = {
-	.name = "caps",
-	.attrs = caps_attrs,
-};
-
 static const struct attribute_group *attr_groups[] = {
 	&format_group,
 	&event_group,
-	&caps_group,
 	NULL,
 };
 
-/* The AUX stream's first record; perf's decoder finds it by timebase == 0. */
-struct boottb_freq {
-	u64 boot_tb;
-	u64 tb_freq;
-	u64 timebase;
-	u64 padded[3];
+struct vpa_dtl {
+	struct dtl_entry	*buf;		/* what the hypervisor writes into */
+	struct dtl_entry	*own;		/* NULL when sharing the kernel's */
+	u64			last_idx;
+	u8			saved_mask;	/* the kernel's, when sharing */
+	bool			registered;	/* between ->add() and ->del() */
+	u64			lost;		/* entries not delivered, ever */
+	u64			lost_flagged;	/* lost as of the last PARTIAL record */
+	struct dtl_entry	stage[N_DISPATCH_LOG];
 };
 
-struct vpa_dtl_aux {
-	void *base;
-	u64 size;
-	bool overwrite;
-	bool header_done;
+struct vpa_pmu_ctx {
+	struct perf_output_handle handle;
 };
 
-struct vpa_dtl_event {
-	struct dtl_entry *ring;		/* what the hypervisor writes into */
-	struct dtl_entry *own;		/* our buffer, NULL when sharing the kernel's */
-	u64 last_idx;			/* next entry to deliver */
-	u64 lost;			/* entries we could not deliver, ever */
-	u64 lost_flagged;		/* lost as of the last PARTIAL record */
-	u8 saved_mask;			/* the kernel's enable mask, when sharing */
-	bool registered;
-	struct dtl_entry stage[N_DISPATCH_LOG];
+struct vpa_pmu_buf {
+	int     nr_pages;
+	bool    snapshot;
+	u64     *base;
+	u64     size;
+	/* boot timebase and frequency needs to be saved only at once */
+	int	boottb_freq_saved;
 };
 
 /*
- * dtl_access_lock keeps debugfs dtl and vcpudispatch_stats away while any
- * vpa_dtl event exists, which spans many syscalls and possibly tasks. A task
- * must not return to user space holding it, and up_write() must run in the
- * task that took it, so one kernel thread takes and releases it for us.
+ * To corelate each DTL entry with other events across CPU's,
+ * we need to map timebase from "struct dtl_entry" which phyp
+ * provides with boot timebase. This also needs timebase frequency.
+ * Formula is: ((timbase from DTL entry - boot time) / frequency)
+ *
+ * To match with size of "struct dtl_entry" to ease post processing,
+ * padded 24 bytes to the structure.
  */
-enum { LOCKD_IDLE, LOCKD_TAKE, LOCKD_DROP };
+struct boottb_freq {
+	u64	boot_tb;
+	u64	tb_freq;
+	u64	timebase;
+	u64	padded[3];
+};
 
-static struct task_struct *lockd_task;
-static DECLARE_WAIT_QUEUE_HEAD(lockd_wq);
-static DECLARE_COMPLETION(lockd_done);
-static int lockd_req;
-static bool lockd_held;
+static DEFINE_PER_CPU(struct vpa_pmu_ctx, vpa_pmu_ctx);
 
-static DEFINE_MUTEX(vpa_dtl_mutex);	/* users, and calls into lockd */
-static unsigned int vpa_dtl_users;
-
-static int vpa_dtl_lockd(void *unused)
-{
-	while (!kthread_should_stop()) {
-		int req;
-
-		wait_event_interruptible(lockd_wq, READ_ONCE(lockd_req) != LOCKD_IDLE ||
-					 kthread_should_stop());
-		req = READ_ONCE(lockd_req);
-		if (req == LOCKD_TAKE) {
-			lockd_held = down_write_trylock(&dtl_access_lock);
-		} else if (req == LOCKD_DROP) {
-			up_write(&dtl_access_lock);
-			lockd_held = false;
-		} else {
-			continue;
-		}
-		WRITE_ONCE(lockd_req, LOCKD_IDLE);
-		complete(&lockd_done);
-	}
-	return 0;
-}
-
-static bool lockd_call(int req)
-{
-	lockdep_assert_held(&vpa_dtl_mutex);
-	reinit_completion(&lockd_done);
-	WRITE_ONCE(lockd_req, req);
-	wake_up(&lockd_wq);
-	wait_for_completion(&lockd_done);
-	return lockd_held;
-}
-
-static int vpa_dtl_get_access(void)
-{
-	int ret = 0;
-
-	mutex_lock(&vpa_dtl_mutex);
-	if (!vpa_dtl_users && !lockd_call(LOCKD_TAKE))
-		ret = -EBUSY;
-	else
-		vpa_dtl_users++;
-	mutex_unlock(&vpa_dtl_mutex);
-	return ret;
-}
-
-static void vpa_dtl_put_access(void)
-{
-	mutex_lock(&vpa_dtl_mutex);
-	if (!WARN_ON_ONCE(!vpa_dtl_users) && !--vpa_dtl_users)
-		lockd_call(LOCKD_DROP);
-	mutex_unlock(&vpa_dtl_mutex);
-}
-
-/* The kernel's own steal-time DTL, registered at boot under NATIVE accounting. */
-static struct dtl_entry *kernel_dtl(int cpu)
-{
-	return paca_ptrs[cpu]->dispatch_log;
-}
-
-static void aux_copy(struct vpa_dtl_aux *aux, u64 pos, const void *src, size_t len)
-{
-	u64 off = pos % aux->size;
-	size_t first = min_t(u64, len, aux->size - off);
-
-	memcpy(aux->base + off, src, first);
-	if (len > first)
-		memcpy(aux->base, src + first, len - first);
-}
+/* variable to capture reference count for the active dtl threads */
+static int dtl_global_refc;
+static spinlock_t dtl_global_lock = __SPIN_LOCK_UNLOCKED(dtl_global_lock);
 
 /*
  * Move entries [from, to) of the hypervisor ring into the staging buffer,
@@ -202,14 +122,14 @@ static void aux_copy(struct vpa_dtl_aux *aux, u64 pos, const void *src, size_t l
  * writes entry k into slot k % N before publishing dtl_idx = k + 1, so once
  * dtl_idx reaches i + N, slot i may hold part of a newer entry.
  */
-static u64 stage_entries(struct vpa_dtl_event *ev, int cpu, u64 from, u64 to, u64 *first)
+static u64 vpa_dtl_stage(struct vpa_dtl *dtl, int cpu, u64 from, u64 to, u64 *first)
 {
 	u64 n = to - from, start = from % N_DISPATCH_LOG, now;
 	u64 part = min_t(u64, n, N_DISPATCH_LOG - start);
 
-	memcpy(ev->stage, ev->ring + start, part * VPA_DTL_ENTRY);
+	memcpy(dtl->stage, dtl->buf + start, part * sizeof(struct dtl_entry));
 	if (n > part)
-		memcpy(ev->stage + part, ev->ring, (n - part) * VPA_DTL_ENTRY);
+		memcpy(dtl->stage + part, dtl->buf, (n - part) * sizeof(struct dtl_entry));
 	/* Order the copies before the re-read, as scan_dispatch_log() does. */
 	smp_rmb();
 	now = be64_to_cpu(READ_ONCE(lppaca_of(cpu).dtl_idx));
@@ -219,69 +139,103 @@ static u64 stage_entries(struct vpa_dtl_event *ev, int cpu, u64 from, u64 to, u6
 	return n - *first;
 }
 
-/* Copy what the hypervisor logged since the last call into the AUX area. */
-static void vpa_dtl_capture(struct perf_event *event)
+/* Copy len bytes into the AUX area at position pos, wrapping at its end. */
+static void vpa_dtl_aux_copy(struct vpa_pmu_buf *buf, u64 pos, const void *src, size_t len)
 {
-	struct vpa_dtl_event *ev = event->pmu_private;
-	struct perf_output_handle handle;
-	struct vpa_dtl_aux *aux;
-	u64 cur, n, first = 0, space, head, fit;
+	u64 off = pos % buf->size;
+	size_t first = min_t(u64, len, buf->size - off);
+
+	memcpy((void *)buf->base + off, src, first);
+	if (len > first)
+		memcpy(buf->base, src + first, len - first);
+}
+
+/*
+ * Function to dump the dispatch trace log buffer data to the
+ * perf data.
+ *
+ * The AUX area is a ring: records go at the handle's head, wrapping at the
+ * end of the buffer, and never beyond the free space that
+ * perf_aux_output_begin() reports (the whole buffer in snapshot mode).
+ * What does not fit is dropped whole and the record flagged truncated.
+ * The first record of the area is the boot timebase record.
+ */
+static void vpa_dtl_dump_sample_data(struct perf_event *event)
+{
+	struct vpa_pmu_ctx *vpa_ctx = this_cpu_ptr(&vpa_pmu_ctx);
+	struct vpa_dtl *dtl = event->pmu_private;
+	struct boottb_freq boottb_freq = {};
+	u64 cur_idx, last_idx, n, first, space, head, fit;
+	struct vpa_pmu_buf *aux_buf;
 	size_t hdr = 0;
 
-	if (!ev->registered)
+	if (!dtl->registered)
 		return;
-	cur = be64_to_cpu(READ_ONCE(lppaca_of(event->cpu).dtl_idx));
-	/* Pairs with the hypervisor's write of the entry before dtl_idx. */
+
+	cur_idx = be64_to_cpu(READ_ONCE(lppaca_of(event->cpu).dtl_idx));
+	/* Pairs with the hypervisor's write of the entries before dtl_idx. */
 	smp_rmb();
-	if (cur < ev->last_idx) {
-		/* Someone re-registered and reset the index: start over. */
-		ev->last_idx = cur;
-		return;
-	}
-	if (cur == ev->last_idx)
-		return;
-	if (cur - ev->last_idx >= N_DISPATCH_LOG) {
-		/* Lapped: the oldest slot may be mid-write; keep N - 1 as dtl.c. */
-		ev->lost += cur - ev->last_idx - (N_DISPATCH_LOG - 1);
-		ev->last_idx = cur - (N_DISPATCH_LOG - 1);
-	}
-	n = stage_entries(ev, event->cpu, ev->last_idx, cur, &first);
-	ev->lost += first;
-	ev->last_idx = cur;
+	last_idx = dtl->last_idx;
 
-	aux = perf_aux_output_begin(&handle, event);
-	if (!aux) {
-		ev->lost += n;
+	/*
+	 * The kernel registers its DTL again, with dtl_idx 0, when a CPU
+	 * comes online (vpa_init()): read it from its start again.
+	 */
+	if (cur_idx < last_idx)
+		last_idx = 0;
+
+	if (last_idx + N_DISPATCH_LOG <= cur_idx) {
+		dtl->lost += cur_idx - N_DISPATCH_LOG + 1 - last_idx;
+		last_idx = cur_idx - N_DISPATCH_LOG + 1;
+	}
+
+	/* no new entry added to the buffer, return */
+	if (cur_idx == last_idx)
+		return;
+
+	n = vpa_dtl_stage(dtl, event->cpu, last_idx, cur_idx, &first);
+	dtl->lost += first;
+	dtl->last_idx = cur_idx;
+
+	aux_buf = perf_aux_output_begin(&vpa_ctx->handle, event);
+	if (!aux_buf) {
+		pr_debug("returning. no aux\n");
+		dtl->lost += n;
 		return;
 	}
-	space = aux->overwrite ? aux->size : handle.size;
-	head = handle.head;
-	if (!aux->header_done && space >= VPA_DTL_ENTRY) {
-		struct boottb_freq tb = {
-			.boot_tb = get_boot_tb(),
-			.tb_freq = tb_ticks_per_sec,
-		};
 
-		aux_copy(aux, head, &tb, sizeof(tb));
-		aux->header_done = true;
-		hdr = sizeof(tb);
+	space = aux_buf->snapshot ? aux_buf->size : vpa_ctx->handle.size;
+	head = vpa_ctx->handle.head;
+	if (!aux_buf->boottb_freq_saved && space >= sizeof(boottb_freq)) {
+		/* Save boot_tb to convert raw timebase to it's relative system boot time */
+		boottb_freq.boot_tb = get_boot_tb();
+		/* Save tb_ticks_per_sec to convert timebase to sec */
+		boottb_freq.tb_freq = tb_ticks_per_sec;
+		vpa_dtl_aux_copy(aux_buf, head, &boottb_freq, sizeof(boottb_freq));
+		aux_buf->boottb_freq_saved = 1;
+		hdr = sizeof(boottb_freq);
 	}
-	fit = min_t(u64, n, (space - hdr) / VPA_DTL_ENTRY);
-	if (!aux->header_done)
-		fit = 0;
-	aux_copy(aux, head + hdr, ev->stage + first, fit * VPA_DTL_ENTRY);
+	fit = 0;
+	if (aux_buf->boottb_freq_saved)
+		fit = min_t(u64, n, (space - hdr) / sizeof(struct dtl_entry));
+	vpa_dtl_aux_copy(aux_buf, head + hdr, dtl->stage + first, fit * sizeof(struct dtl_entry));
 	if (fit < n) {
-		ev->lost += n - fit;
-		perf_aux_output_flag(&handle, PERF_AUX_FLAG_TRUNCATED);
+		dtl->lost += n - fit;
+		perf_aux_output_flag(&vpa_ctx->handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	if (ev->lost != ev->lost_flagged) {
-		perf_aux_output_flag(&handle, PERF_AUX_FLAG_PARTIAL);
-		ev->lost_flagged = ev->lost;
+	/* The first record after a loss says the stream has a gap. */
+	if (dtl->lost != dtl->lost_flagged) {
+		perf_aux_output_flag(&vpa_ctx->handle, PERF_AUX_FLAG_PARTIAL);
+		dtl->lost_flagged = dtl->lost;
 	}
-	if (aux->overwrite)
-		handle.head += hdr + fit * VPA_DTL_ENTRY;
-	perf_aux_output_end(&handle, hdr + fit * VPA_DTL_ENTRY);
+	/* In snapshot mode the perf core takes the head from the handle. */
+	if (aux_buf->snapshot)
+		vpa_ctx->handle.head += hdr + fit * sizeof(struct dtl_entry);
+	perf_aux_output_end(&vpa_ctx->handle, hdr + fit * sizeof(struct dtl_entry));
 }
+
+#define VPA_DTL_MIN_PERIOD_NS	NSEC_PER_MSEC
+#define VPA_DTL_MAX_PERIOD_NS	(3600 * NSEC_PER_SEC)
 
 static u64 vpa_dtl_period(struct perf_event *event)
 {
@@ -289,93 +243,311 @@ static u64 vpa_dtl_period(struct perf_event *event)
 		       VPA_DTL_MAX_PERIOD_NS);
 }
 
-/* DTL entries raise no interrupt: a pinned hrtimer polls at the period. */
+/*
+ * The VPA Dispatch Trace log counters do not interrupt on overflow.
+ * Therefore, the kernel needs to poll the counters to avoid missing
+ * an overflow using hrtimer. The timer interval is based on sample_period
+ * count provided by user, and minimum interval is 1 millisecond.
+ */
 static enum hrtimer_restart vpa_dtl_hrtimer_handle(struct hrtimer *hrtimer)
 {
-	struct perf_event *event = container_of(hrtimer, struct perf_event, hw.hrtimer);
+	struct perf_event *event;
+	u64 period;
+
+	event = container_of(hrtimer, struct perf_event, hw.hrtimer);
 
 	if (event->state != PERF_EVENT_STATE_ACTIVE || (event->hw.state & PERF_HES_STOPPED))
 		return HRTIMER_NORESTART;
-	vpa_dtl_capture(event);
-	hrtimer_forward_now(hrtimer, ns_to_ktime(vpa_dtl_period(event)));
+
+	vpa_dtl_dump_sample_data(event);
+	period = vpa_dtl_period(event);
+	hrtimer_forward_now(hrtimer, ns_to_ktime(period));
+
 	return HRTIMER_RESTART;
 }
 
+static void vpa_dtl_start_hrtimer(struct perf_event *event)
+{
+	u64 period;
+	struct hw_perf_event *hwc = &event->hw;
+
+	period = vpa_dtl_period(event);
+	hrtimer_start(&hwc->hrtimer, ns_to_ktime(period), HRTIMER_MODE_REL_PINNED);
+}
+
+static void vpa_dtl_stop_hrtimer(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hrtimer_cancel(&hwc->hrtimer);
+}
+
+/* The event's value is the count of entries it could not deliver. */
 static void vpa_dtl_update(struct perf_event *event)
 {
-	struct vpa_dtl_event *ev = event->pmu_private;
+	struct vpa_dtl *dtl = event->pmu_private;
 
-	local64_set(&event->count, ev->lost);
+	local64_set(&event->count, dtl->lost);
 }
 
 static void vpa_dtl_event_start(struct perf_event *event, int flags)
 {
 	event->hw.state = 0;
-	hrtimer_start(&event->hw.hrtimer, ns_to_ktime(vpa_dtl_period(event)),
-		      HRTIMER_MODE_REL_PINNED);
+	vpa_dtl_start_hrtimer(event);
 }
 
+/*
+ * The perf core calls ->stop() and ->start() directly: on a period change
+ * (__perf_event_period()), when a ring buffer is attached or the AUX area
+ * unmapped (__perf_event_stop()), and from ->del() here. PERF_EF_UPDATE
+ * asks for the event to be brought up to date: copy what the hypervisor
+ * logged since the last timer tick.
+ */
 static void vpa_dtl_event_stop(struct perf_event *event, int flags)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	hrtimer_cancel(&event->hw.hrtimer);
+	vpa_dtl_stop_hrtimer(event);
 	if (flags & PERF_EF_UPDATE)
-		vpa_dtl_capture(event);
+		vpa_dtl_dump_sample_data(event);
 	vpa_dtl_update(event);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+static void vpa_dtl_reset_global_refc(struct perf_event *event)
+{
+	spin_lock(&dtl_global_lock);
+	dtl_global_refc--;
+	if (dtl_global_refc <= 0) {
+		dtl_global_refc = 0;
+		up_write(&dtl_access_lock);
+	}
+	spin_unlock(&dtl_global_lock);
+}
+
+/*
+ * The kernel's own DTL, registered at boot for steal time accounting
+ * under CONFIG_VIRT_CPU_ACCOUNTING_NATIVE, else NULL. vcpudispatch_stats
+ * allocates and frees these buffers with dtl_access_lock held for write,
+ * so the answer holds only while the lock is held.
+ */
+static struct dtl_entry *kernel_dtl(int cpu)
+{
+	return paca_ptrs[cpu]->dispatch_log;
+}
+
+/*
+ * The DTL buffer and its index belong to the event, not to its CPU. Called
+ * with dtl_access_lock held: where the kernel has a DTL, the event shares
+ * it rather than registering a buffer of its own in its place.
+ */
+static struct vpa_dtl *vpa_dtl_mem_alloc(int cpu)
+{
+	struct vpa_dtl *dtl;
+
+	dtl = kzalloc_node(sizeof(*dtl), GFP_KERNEL, cpu_to_node(cpu));
+	if (!dtl)
+		return NULL;
+	if (kernel_dtl(cpu))
+		return dtl;
+
+	/* Check for dispatch trace log buffer cache */
+	if (!dtl_cache)
+		goto free_dtl;
+	dtl->own = kmem_cache_alloc_node(dtl_cache, GFP_KERNEL, cpu_to_node(cpu));
+	if (!dtl->own) {
+		pr_warn("buffer allocation failed for cpu %d\n", cpu);
+		goto free_dtl;
+	}
+	return dtl;
+
+free_dtl:
+	kfree(dtl);
+	return NULL;
+}
+
+static void vpa_dtl_mem_free(struct vpa_dtl *dtl)
+{
+	if (dtl->own)
+		kmem_cache_free(dtl_cache, dtl->own);
+	kfree(dtl);
+}
+
+static void vpa_dtl_event_destroy(struct perf_event *event)
+{
+	vpa_dtl_mem_free(event->pmu_private);
+	event->pmu_private = NULL;
+	vpa_dtl_reset_global_refc(event);
+}
+
+static int vpa_dtl_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct vpa_dtl *dtl;
+
+	/* test the event attr type for PMU enumeration */
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+
+	/*
+	 * CPU-wide events only. The core rejects task events for a PMU with
+	 * perf_invalid_context, but only after event_init, and the code below
+	 * indexes per-CPU data with event->cpu.
+	 */
+	if (event->cpu < 0 || event->cpu >= nr_cpu_ids ||
+	    (event->attach_state & PERF_ATTACH_TASK))
+		return -EINVAL;
+
+	if (!perfmon_capable())
+		return -EACCES;
+
+	/* Return if this is a counting event */
+	if (!is_sampling_event(event))
+		return -EOPNOTSUPP;
+
+	/* no branch sampling */
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+
+	/* Any non-empty subset of the DTL enable mask */
+	if (!event->attr.config || (event->attr.config & ~(u64)DTL_LOG_ALL))
+		return -EINVAL;
+
+	spin_lock(&dtl_global_lock);
+
+	/*
+	 * To ensure there are no other conflicting dtl users
+	 * (example: /proc/powerpc/vcpudispatch_stats or debugfs dtl),
+	 * below code try to take the dtl_access_lock.
+	 * The dtl_access_lock is a rwlock defined in dtl.h, which is used
+	 * to unsure there is no conflicting dtl users.
+	 * Based on below code, vpa_dtl pmu tries to take write access lock
+	 * and also checks for dtl_global_refc, to make sure that the
+	 * dtl_access_lock is taken by vpa_dtl pmu interface.
+	 */
+	if (dtl_global_refc == 0 && !down_write_trylock(&dtl_access_lock)) {
+		spin_unlock(&dtl_global_lock);
+		return -EBUSY;
+	}
+
+	/*
+	 * Increment the number of active vpa_dtl pmu threads. The
+	 * dtl_global_refc is used to keep count of cpu threads that
+	 * currently capturing dtl data using vpa_dtl pmu interface.
+	 */
+	dtl_global_refc++;
+
+	spin_unlock(&dtl_global_lock);
+
+	/*
+	 * Allocate dtl buffer memory, or share the kernel's DTL: only now,
+	 * with dtl_access_lock held, is it known which. A GFP_KERNEL
+	 * allocation may sleep, so it is done outside dtl_global_lock.
+	 */
+	dtl = vpa_dtl_mem_alloc(event->cpu);
+	if (!dtl) {
+		vpa_dtl_reset_global_refc(event);
+		return -ENOMEM;
+	}
+
+	hrtimer_setup(&hwc->hrtimer, vpa_dtl_hrtimer_handle, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+
+	/*
+	 * Since hrtimers have a fixed rate, we can do a static freq->period
+	 * mapping and avoid the whole period adjust feedback stuff.
+	 */
+	if (event->attr.freq) {
+		u64 freq = max_t(u64, event->attr.sample_freq, 1);
+
+		/* Never 0: that would make it a counting event. */
+		event->attr.sample_period = max_t(u64, NSEC_PER_SEC / freq, 1);
+		hwc->sample_period = event->attr.sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+		hwc->last_period = hwc->sample_period;
+		event->attr.freq = 0;
+	}
+
+	event->pmu_private = dtl;
+	event->destroy = vpa_dtl_event_destroy;
+	return 0;
+}
+
 static int vpa_dtl_event_add(struct perf_event *event, int flags)
 {
-	struct vpa_dtl_event *ev = event->pmu_private;
-	int cpu = event->cpu;
-	long rc;
+	int ret, hwcpu;
+	unsigned long addr;
+	struct vpa_dtl *dtl = event->pmu_private;
 
-	if (!ev->own) {
-		/* Share the kernel's DTL: leave its registration and index alone. */
-		ev->ring = kernel_dtl(cpu);
-		ev->saved_mask = lppaca_of(cpu).dtl_enable_mask;
-		ev->last_idx = be64_to_cpu(READ_ONCE(lppaca_of(cpu).dtl_idx));
-		lppaca_of(cpu).dtl_enable_mask = ev->saved_mask | event->attr.config;
-	} else {
-		/* H_REGISTER_VPA reads the buffer length from the second word. */
-		((__be32 *)ev->own)[1] = cpu_to_be32(DISPATCH_LOG_BYTES);
-		rc = register_dtl(get_hard_smp_processor_id(cpu), __pa(ev->own));
-		if (rc) {
-			pr_warn_ratelimited("DTL registration for cpu %d failed with %ld\n",
-					    cpu, rc);
-			return -EIO;
-		}
-		ev->ring = ev->own;
-		ev->last_idx = 0;
-		lppaca_of(cpu).dtl_idx = 0;
-		/* The index must read 0 before the hypervisor starts logging. */
-		smp_wmb();
-		lppaca_of(cpu).dtl_enable_mask = event->attr.config;
+	if (!dtl->own) {
+		/*
+		 * Share the kernel's DTL: read it with our own index and add
+		 * our events to its mask. Its registration, its index and
+		 * the kernel's own reader stay as they are.
+		 */
+		dtl->buf = kernel_dtl(event->cpu);
+		dtl->saved_mask = lppaca_of(event->cpu).dtl_enable_mask;
+		dtl->last_idx = be64_to_cpu(READ_ONCE(lppaca_of(event->cpu).dtl_idx));
+		lppaca_of(event->cpu).dtl_enable_mask = dtl->saved_mask | event->attr.config;
+		goto start;
 	}
-	ev->registered = true;
+
+	/*
+	 * Register our dtl buffer with the hypervisor. The
+	 * HV expects the buffer size to be passed in the second
+	 * word of the buffer. Refer section '14.11.3.2. H_REGISTER_VPA'
+	 * from PAPR for more information.
+	 */
+	dtl->buf = dtl->own;
+	dtl->buf->enqueue_to_dispatch_time = cpu_to_be32(DISPATCH_LOG_BYTES);
+	dtl->last_idx = 0;
+
+	hwcpu = get_hard_smp_processor_id(event->cpu);
+	addr = __pa(dtl->buf);
+
+	ret = register_dtl(hwcpu, addr);
+	if (ret) {
+		pr_warn_ratelimited("DTL registration for cpu %d (hw %d) failed with %d\n",
+				    event->cpu, hwcpu, ret);
+		return -EIO;
+	}
+
+	/* set our initial buffer indices */
+	lppaca_of(event->cpu).dtl_idx = 0;
+
+	/*
+	 * Ensure that our updates to the lppaca fields have
+	 * occurred before we actually enable the logging
+	 */
+	smp_wmb();
+
+	/* enable event logging */
+	lppaca_of(event->cpu).dtl_enable_mask = event->attr.config;
+
+start:
+	dtl->registered = true;
+
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		vpa_dtl_event_start(event, PERF_EF_RELOAD);
+
 	return 0;
 }
 
 static void vpa_dtl_event_del(struct perf_event *event, int flags)
 {
-	struct vpa_dtl_event *ev = event->pmu_private;
-	int cpu = event->cpu;
+	int hwcpu = get_hard_smp_processor_id(event->cpu);
+	struct vpa_dtl *dtl = event->pmu_private;
 
 	vpa_dtl_event_stop(event, PERF_EF_UPDATE);
-	if (!ev->registered)
+	if (!dtl->registered)
 		return;
-	if (!ev->own) {
-		lppaca_of(cpu).dtl_enable_mask = ev->saved_mask;
-	} else {
-		lppaca_of(cpu).dtl_enable_mask = 0;
-		unregister_dtl(get_hard_smp_processor_id(cpu));
+	dtl->registered = false;
+	if (!dtl->own) {
+		lppaca_of(event->cpu).dtl_enable_mask = dtl->saved_mask;
+		return;
 	}
-	ev->registered = false;
+	unregister_dtl(hwcpu);
+	lppaca_of(event->cpu).dtl_enable_mask = 0x0;
 }
 
 static void vpa_dtl_event_read(struct perf_event *event)
@@ -383,158 +555,104 @@ static void vpa_dtl_event_read(struct perf_event *event)
 	vpa_dtl_update(event);
 }
 
-static void vpa_dtl_event_destroy(struct perf_event *event)
+/*
+ * Set up pmu-private data structures for an AUX area
+ * **pages contains the aux buffer allocated for this event
+ * for the corresponding cpu. rb_alloc_aux uses "alloc_pages_node"
+ * and returns pointer to each page address. Map these pages to
+ * contiguous space using vmap and use that as base address.
+ *
+ * The aux private data structure ie, "struct vpa_pmu_buf" mainly
+ * saves
+ * - buf->base: aux buffer base address
+ * - buf->size: Size of allocated memory
+ * - buf->snapshot: overwrite mode, where the whole buffer is free
+ */
+static void *vpa_dtl_setup_aux(struct perf_event *event, void **pages,
+		int nr_pages, bool snapshot)
 {
-	struct vpa_dtl_event *ev = event->pmu_private;
+	int i, cpu = event->cpu;
+	struct vpa_pmu_buf *buf __free(kfree) = NULL;
+	struct page **pglist __free(kfree) = NULL;
 
-	event->pmu_private = NULL;
-	if (ev->own)
-		kmem_cache_free(dtl_cache, ev->own);
-	kfree(ev);
-	vpa_dtl_put_access();
-}
-
-static int vpa_dtl_event_init(struct perf_event *event)
-{
-	struct hw_perf_event *hwc = &event->hw;
-	u64 config = event->attr.config;
-	struct vpa_dtl_event *ev;
-	int cpu = event->cpu, ret;
-
-	if (event->attr.type != event->pmu->type)
-		return -ENOENT;
-	/* CPU-wide only; the core rejects task events, but after this runs. */
-	if (cpu < 0 || cpu >= nr_cpu_ids || (event->attach_state & PERF_ATTACH_TASK))
-		return -EINVAL;
-	if (!perfmon_capable())
-		return -EACCES;
-	if (!is_sampling_event(event) || has_branch_stack(event))
-		return -EOPNOTSUPP;
-	if (!config || (config & ~(u64)DTL_LOG_ALL))
-		return -EINVAL;
-
-	ev = kzalloc_node(sizeof(*ev), GFP_KERNEL, cpu_to_node(cpu));
-	if (!ev)
-		return -ENOMEM;
-	if (!kernel_dtl(cpu)) {
-		ret = -ENOMEM;
-		if (!dtl_cache)
-			goto free_ev;
-		ev->own = kmem_cache_alloc_node(dtl_cache, GFP_KERNEL, cpu_to_node(cpu));
-		if (!ev->own)
-			goto free_ev;
-	}
-	ret = vpa_dtl_get_access();
-	if (ret)
-		goto free_own;
-
-	hrtimer_setup(&hwc->hrtimer, vpa_dtl_hrtimer_handle, CLOCK_MONOTONIC,
-		      HRTIMER_MODE_REL);
-	/*
-	 * perf's default is frequency mode (-F), where the core retunes the
-	 * period from how often the event overflowed. A timer poll never
-	 * overflows, so turn the frequency into a fixed period in ns once, and
-	 * clear freq so the core leaves it alone; last_period is what samples
-	 * report as their period.
-	 */
-	if (event->attr.freq) {
-		u64 freq = max_t(u64, event->attr.sample_freq, 1);
-
-		event->attr.sample_period = max_t(u64, NSEC_PER_SEC / freq, 1);
-		event->attr.freq = 0;
-		hwc->sample_period = event->attr.sample_period;
-		hwc->last_period = hwc->sample_period;
-		local64_set(&hwc->period_left, hwc->sample_period);
-	}
-	event->pmu_private = ev;
-	event->destroy = vpa_dtl_event_destroy;
-	return 0;
-
-free_own:
-	if (ev->own)
-		kmem_cache_free(dtl_cache, ev->own);
-free_ev:
-	kfree(ev);
-	return ret;
-}
-
-static void *vpa_dtl_setup_aux(struct perf_event *event, void **pages, int nr_pages,
-			       bool overwrite)
-{
-	int node = event->cpu >= 0 ? cpu_to_node(event->cpu) : NUMA_NO_NODE;
-	struct page **pglist;
-	struct vpa_dtl_aux *aux;
-	int i;
-
-	if (nr_pages <= 0)
+	/* We need at least one page for this to work. */
+	if (!nr_pages)
 		return NULL;
-	aux = kzalloc_node(sizeof(*aux), GFP_KERNEL, node);
-	if (!aux)
+
+	if (cpu == -1)
+		cpu = raw_smp_processor_id();
+
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, cpu_to_node(cpu));
+	if (!buf)
 		return NULL;
-	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);
+
+	pglist = kzalloc_objs(*pglist, nr_pages);
 	if (!pglist)
-		goto free_aux;
-	for (i = 0; i < nr_pages; i++)
-		pglist[i] = virt_to_page(pages[i]);
-	aux->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
-	kfree(pglist);
-	if (!aux->base)
-		goto free_aux;
-	aux->size = (u64)nr_pages << PAGE_SHIFT;
-	aux->overwrite = overwrite;
-	return aux;
+		return NULL;
 
-free_aux:
-	kfree(aux);
-	return NULL;
+	for (i = 0; i < nr_pages; ++i)
+		pglist[i] = virt_to_page(pages[i]);
+
+	buf->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!buf->base)
+		return NULL;
+
+	buf->nr_pages = nr_pages;
+	buf->snapshot = snapshot;
+
+	buf->size = nr_pages << PAGE_SHIFT;
+	buf->boottb_freq_saved = 0;
+	return no_free_ptr(buf);
 }
 
-static void vpa_dtl_free_aux(void *data)
+/*
+ * free pmu-private AUX data structures
+ */
+static void vpa_dtl_free_aux(void *aux)
 {
-	struct vpa_dtl_aux *aux = data;
+	struct vpa_pmu_buf *buf = aux;
 
-	vunmap(aux->base);
-	kfree(aux);
+	vunmap(buf->base);
+	kfree(buf);
 }
 
 static struct pmu vpa_dtl_pmu = {
-	.task_ctx_nr	= perf_invalid_context,
-	.name		= "vpa_dtl",
-	.attr_groups	= attr_groups,
-	.event_init	= vpa_dtl_event_init,
-	.add		= vpa_dtl_event_add,
-	.del		= vpa_dtl_event_del,
-	.start		= vpa_dtl_event_start,
-	.stop		= vpa_dtl_event_stop,
-	.read		= vpa_dtl_event_read,
-	.setup_aux	= vpa_dtl_setup_aux,
-	.free_aux	= vpa_dtl_free_aux,
-	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE | PERF_PMU_CAP_EXCLUSIVE,
+	.task_ctx_nr = perf_invalid_context,
+
+	.name = "vpa_dtl",
+	.attr_groups = attr_groups,
+	.event_init  = vpa_dtl_event_init,
+	.add         = vpa_dtl_event_add,
+	.del         = vpa_dtl_event_del,
+	.start       = vpa_dtl_event_start,
+	.stop        = vpa_dtl_event_stop,
+	.read        = vpa_dtl_event_read,
+	.setup_aux   = vpa_dtl_setup_aux,
+	.free_aux    = vpa_dtl_free_aux,
+	.capabilities = PERF_PMU_CAP_NO_EXCLUDE | PERF_PMU_CAP_EXCLUSIVE,
 };
 
 static int vpa_dtl_init(void)
 {
-	int ret;
+	int r;
 
 	if (!firmware_has_feature(FW_FEATURE_SPLPAR)) {
 		pr_debug("not a shared virtualized system, not enabling\n");
 		return -ENODEV;
 	}
-	/* The DTL is PHYP's; a KVM guest's hypervisor logs nothing useful. */
+
+	/* This driver is intended only for L1 host. */
 	if (is_kvm_guest()) {
-		pr_debug("only supported on an L1 partition\n");
+		pr_debug("Only supported for L1 host system\n");
 		return -ENODEV;
 	}
-	lockd_task = kthread_run(vpa_dtl_lockd, NULL, "vpa_dtl");
-	if (IS_ERR(lockd_task))
-		return PTR_ERR(lockd_task);
-	ret = perf_pmu_register(&vpa_dtl_pmu, vpa_dtl_pmu.name, -1);
-	if (ret) {
-		kthread_stop(lockd_task);
-		lockd_task = NULL;
-	}
-	return ret;
+
+	r = perf_pmu_register(&vpa_dtl_pmu, vpa_dtl_pmu.name, -1);
+	if (r)
+		return r;
+
+	return 0;
 }
 
 device_initcall(vpa_dtl_init);
-#endif /* CONFIG_PPC_SPLPAR */
+#endif //CONFIG_PPC_SPLPAR

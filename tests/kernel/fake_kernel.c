@@ -9,6 +9,7 @@
 
 int fake_violations, fake_warnings, fake_pr_warns;
 __thread int fake_current = 1;
+__thread int fake_cpu;
 __thread int fake_locks_held;
 __thread int fake_atomic;
 
@@ -268,6 +269,18 @@ void mutex_unlock(struct mutex *m)
 }
 
 struct rw_semaphore dtl_access_lock = { PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+
+void spin_lock(spinlock_t *l)
+{
+	pthread_mutex_lock(&l->m);
+	fake_atomic++;
+}
+
+void spin_unlock(spinlock_t *l)
+{
+	fake_atomic--;
+	pthread_mutex_unlock(&l->m);
+}
 
 int down_write_trylock(struct rw_semaphore *s)
 {

@@ -10,6 +10,13 @@
 static struct h_event *installed[FAKE_NR_CPUS];
 static bool pmu_up;
 
+/* The perf core calls add, del, start, stop, read and the timer on the event's CPU. */
+static void on_cpu(const struct h_event *e)
+{
+	if (e->ev.cpu >= 0 && e->ev.cpu < FAKE_NR_CPUS)
+		fake_cpu = e->ev.cpu;
+}
+
 int h_init_pmu(void)
 {
 	int rc;
@@ -93,6 +100,7 @@ int h_mmap_aux(struct h_event *e, int nr_pages, bool overwrite)
 
 void h_munmap_aux(struct h_event *e)
 {
+	on_cpu(e);
 	if (!e->rb.mapped)
 		return;
 	e->rb.mapped = false;
@@ -114,6 +122,7 @@ int h_enable(struct h_event *e)
 {
 	int rc;
 
+	on_cpu(e);
 	fake_atomic++;
 	rc = fake_pmu->add(&e->ev, PERF_EF_START);
 	fake_atomic--;
@@ -123,6 +132,7 @@ int h_enable(struct h_event *e)
 
 void h_disable(struct h_event *e)
 {
+	on_cpu(e);
 	if (e->ev.state != PERF_EVENT_STATE_ACTIVE)
 		return;
 	fake_atomic++;
@@ -137,6 +147,7 @@ bool h_tick(struct h_event *e)
 
 	if (!t->armed)
 		return false;
+	on_cpu(e);
 	if (t->mode != HRTIMER_MODE_REL_PINNED)
 		fake_violation("hrtimer", "not pinned to the event's CPU");
 	fake_atomic++;
@@ -169,6 +180,7 @@ size_t h_consume(struct h_event *e, u8 *out, size_t max)
 
 u64 h_read(struct h_event *e)
 {
+	on_cpu(e);
 	if (e->ev.state == PERF_EVENT_STATE_ACTIVE) {
 		fake_atomic++;
 		fake_pmu->read(&e->ev);

@@ -85,9 +85,22 @@ extern int fake_warnings;
 extern int fake_pr_warns;
 #define pr_warn_ratelimited(fmt, ...) (fake_pr_warns++, \
 	fprintf(stderr, "  [kernel] " pr_fmt(fmt), ##__VA_ARGS__))
+#define pr_warn(fmt, ...) pr_warn_ratelimited(fmt, ##__VA_ARGS__)
+
+/* <linux/cleanup.h>: what upstream's setup_aux uses */
+#define __free(f) __attribute__((cleanup(__free_##f)))
+void kfree(const void *p);
+static inline void __free_kfree(void *pp) { kfree(*(void **)pp); }
+#define no_free_ptr(p) ({ __typeof__(p) __t = (p); (p) = NULL; __t; })
 
 /* --- CPUs, paca, lppaca, the DTL --------------------------------------- */
 #define FAKE_NR_CPUS 8
+/* The CPU the calling code runs on: the harness sets it to the event's. */
+extern __thread int fake_cpu;
+#define DEFINE_PER_CPU(type, name) __typeof__(type) name[FAKE_NR_CPUS]
+#define this_cpu_ptr(p) (*(p) + fake_cpu)
+#define per_cpu(v, cpu) ((v)[cpu])
+#define raw_smp_processor_id() fake_cpu
 extern unsigned int nr_cpu_ids;
 int cpu_to_node(int cpu);
 int get_hard_smp_processor_id(int cpu);	/* cpu + 100: catches id mix-ups */
@@ -148,6 +161,7 @@ u64 get_boot_tb(void);
 #define GFP_ATOMIC (__GFP_HIGH | ___GFP_KSWAPD_RECLAIM)
 void *kzalloc_node(size_t size, gfp_t gfp, int node);
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
+#define kzalloc_objs(P, COUNT) kcalloc(COUNT, sizeof(P), GFP_KERNEL)
 void kfree(const void *p);
 void *kmem_cache_alloc_node(struct kmem_cache *c, gfp_t gfp, int node);
 void kmem_cache_free(struct kmem_cache *c, void *p);
@@ -171,6 +185,14 @@ void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 #define lockdep_assert_held(m) do { if ((m)->owner != fake_current) \
 	fake_violation("lockdep_assert_held", #m); } while (0)
+
+/* a spinlock: atomic context while held, so a sleeping call inside is caught */
+typedef struct {
+	pthread_mutex_t m;
+} spinlock_t;
+#define __SPIN_LOCK_UNLOCKED(n) { PTHREAD_MUTEX_INITIALIZER }
+void spin_lock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
 
 struct rw_semaphore {
 	pthread_mutex_t m;
@@ -260,6 +282,16 @@ struct attribute_group {
 		.attr = { .attr = { .name = #_name, .mode = 0444 },	\
 			  .fake_show = _str "\n" },			\
 		.id = 0, .event_str = _str, }
+/* asm/perf_event_server.h's generic events; sysfs shows "event=0x%02llx" of the id */
+#define PMU_EVENT_ATTR(_name, _var, _id, _show)				\
+	static struct perf_pmu_events_attr _var = {			\
+		.attr = { .attr = { .name = #_name, .mode = 0444 } },	\
+		.id = _id, }
+#define EVENT_VAR(_id, _suffix) event_attr_##_id##_suffix
+#define EVENT_PTR(_id, _suffix) &EVENT_VAR(_id, _suffix).attr.attr
+#define EVENT_ATTR(_name, _id, _suffix) PMU_EVENT_ATTR(_name, EVENT_VAR(_id, _suffix), _id, 0)
+#define GENERIC_EVENT_ATTR(_name, _id) EVENT_ATTR(_name, _id, _g)
+#define GENERIC_EVENT_PTR(_id) EVENT_PTR(_id, _g)
 #define PMU_FORMAT_ATTR(_name, _format)					\
 	static struct device_attribute format_attr_##_name = {		\
 		.attr = { .name = #_name, .mode = 0444 },		\
