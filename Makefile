@@ -219,6 +219,7 @@ check: check-fast build/kharness build/kharness-san build/bench
 	test -x build/destdir/usr/bin/dtltop && test -f build/destdir/usr/share/man/man1/dtltop.1 \
 		&& test -f build/destdir/usr/share/man/man5/dtltop-format.5
 	for v in $(CHECK_KVERS); do KVER=$$v tests/qemu/run.sh || exit 1; done
+	FIXES=1 KVER=7.3 tests/qemu/run.sh
 	$(MAKE) -s dist-ppc64le && cd build && sha256sum -c dtltop-$(VERSION)-ppc64le.sha256 \
 		&& $(PPC_CROSS)readelf -h dtltop-$(VERSION)-ppc64le | grep -q 'Machine:.*PowerPC64' \
 		&& ! $(PPC_CROSS)readelf -lS dtltop-$(VERSION)-ppc64le | grep -Eq 'INTERP|\.symtab'
@@ -391,6 +392,7 @@ CHECK_KVERS ?= 7.3
 qemu-check:
 	for v in $(KVERS); do KVER=$$v tests/qemu/run.sh || exit 1; done
 	NOPMU=1 KVER=6.12 tests/qemu/run.sh
+	FIXES=1 KVER=7.3 tests/qemu/run.sh
 
 # The test kernel booted N times to an /init that only powers off, each console
 # judged as qemu-check judges it: a report that comes now and then, found and

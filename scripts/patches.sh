@@ -9,7 +9,8 @@
 #                              Documentation/arch/powerpc/vpa-dtl.rst, checks the
 #                              ends are kernel/vpa-dtl.c and kernel/vpa-dtl.rst byte
 #                              for byte, and writes build/patches/{fixes,features}/
-#                              (git format-patch, each with its cover letter)
+#                              (git format-patch, each with its cover letter), and
+#                              build/patches/vpa-dtl-fixes.c (the fixes alone)
 #   scripts/patches.sh check   make patches-check: also builds every step in the
 #                              7.3 tree for ppc64le with W=1 (any warning fails), and
 #                              with sparse in Debian's 6.12 tree (7.3's refuses
@@ -114,6 +115,8 @@ open(cover, "w").write(s)
 PY
 	grep -q '\*\*\*' "$cover" && die "the $s cover letter kept a placeholder"
 done
+# the driver of a kernel with the fixes only (FIXES=1 tests/qemu/run.sh boots it)
+g show "${last[fixes]}:$c_file" >"$out/vpa-dtl-fixes.c"
 echo "patches.sh: build/patches/fixes/ and features/: two cover letters and $n patches; applied to 7.3's files they give $driver and $doc byte for byte"
 if [ $signed = 1 ]; then
 	echo "patches.sh: authored and signed off as $me_name <$me_mail>"

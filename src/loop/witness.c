@@ -122,7 +122,7 @@ void loop_witness_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 	struct witness *w = l->witness;
 
 	if (w && c->cpu < w->nr)
-		w->rx[c->cpu] += c->n + c->lost;
+		w->rx[c->cpu] += c->n + c->lost + c->filtered;
 }
 
 /* Each online CPU's VPA now, against its base. */

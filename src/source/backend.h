@@ -83,6 +83,7 @@ struct dtl_source {
 	char note[640];			/* for the status line at start, or "" */
 	char host[256];			/* where the entries were captured, if not here */
 	char partition_name[64];	/* the device tree's ibm,partition-name, or "" */
+	bool lost_unknown;		/* this instance's driver does not count what ops->counts_lost says */
 };
 
 /* For the live backends: the timebase register where there is one (POWER). */

@@ -65,9 +65,9 @@ static const char *driver(const struct psrc *p)
 	if (p->any_mask == 1)
 		return "the fixed driver with its features (any mask, losses counted)";
 	if (l == DTL_AUX_RING)
-		return "the fixed driver (ring AUX layout; losses flagged, not counted)";
+		return "the fixed driver (ring AUX layout; its losses not counted)";
 	if (l == DTL_AUX_UPSTREAM)
-		return "the 6.18 driver's AUX layout (losses neither counted nor all flagged)";
+		return "the 6.18 driver's AUX layout (its losses neither counted nor all flagged)";
 	return "driver not yet known (no AUX area has wrapped)";
 }
 
@@ -138,6 +138,8 @@ static int open_all(struct dtl_source *src, unsigned int mask, char *err, size_t
 		p->any_mask_asked = true;
 	}
 	p->user_filter = p->any_mask != 1 && !dtl_pmu__upstream_mask(mask);
+	/* only the features series counts a lapped ring's losses: else the VPA witness does */
+	src->lost_unknown = p->any_mask != 1;
 	p->po.config = p->user_filter ? DTL_MASK_ALL : mask;
 	p->cpus = dtl_perf_cpus__open(&p->po, &set, p->root, err, errlen);
 	rc = p->cpus ? 0 : -1;
@@ -297,6 +299,7 @@ static int perf_read(struct dtl_source *src, struct dtl_chunk *c)
 		if (p->user_filter) {
 			c->n = filter(news.data, news.n, src->mask, p->out);
 			c->data = p->out;
+			c->filtered = news.n - c->n;
 		}
 		c->lost = news.lost;
 		c->bad = news.junk ? 1 : 0;
@@ -396,7 +399,7 @@ const struct dtl_source_ops dtl_perf_ops = {
 	.help = "the vpa_dtl PMU (Linux 6.18+)",
 	.probe = perf_probe,
 	.opts = dtl_taskfeed__opts,
-	.counts_lost = true,	/* dtltop's driver; 6.18's flags gaps, and its own losses are unknown */
+	.counts_lost = true,	/* with the features series; else lost_unknown (driver()) */
 	.open = perf_open,
 	.close = perf_close,
 	.poll = perf_poll,

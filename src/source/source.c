@@ -253,7 +253,7 @@ int dtl_source__reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t
 
 bool dtl_source__counts_lost(const struct dtl_source *src)
 {
-	return src->ops->counts_lost;
+	return src->ops->counts_lost && !src->lost_unknown;
 }
 
 unsigned int dtl_source__core_threads(const struct dtl_source *src)

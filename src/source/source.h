@@ -52,6 +52,7 @@ struct dtl_chunk {
 	uint64_t lost;			/* entries known lost before these */
 	uint64_t bad;			/* malformed input (e.g. a partial entry) */
 	uint64_t gaps;			/* losses of unknown size (flagged AUX records) */
+	uint64_t filtered;		/* read, then dropped by a mask applied here: not lost */
 	const struct dtl_summary *summary;	/* instead of entries (no DTL), or NULL */
 	/* a summary recording's interval of the CPU, instead of entries, or NULL */
 	const struct dtl_interval_cpu *counts;

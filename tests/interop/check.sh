@@ -106,6 +106,19 @@ if [ "$upstream" = 0 ]; then
 		grep -q "vpa_dtl/$e/ .*Kernel PMU event" "$dir/list" || fail "perf list: no vpa_dtl/$e/"
 	done
 fi
+# kernel/powervm-test.sh in the guest: what the fake hypervisor lets it see
+# (no steal: it preempts nobody), each line as the fixes and features make it
+if [ "$upstream" = 0 ]; then
+	pvt=$dir/powervm-test.out
+	rc=$(awk '$1 == "POWERVM-TEST" { print $3 }' "$dir/guest.txt")
+	[ "$rc" = 0 ] || fail "powervm-test.sh exited ${rc:-nothing}: $(grep -E '^FAIL' "$pvt" | head -n3 | tr '\n' ' ')"
+	for want in '^INFO  features  the driver takes mask 0x3' '^PASS  splat ' '^PASS  header ' \
+		'^PASS  exclusion ' '^PASS  losses .*perf warned of [1-9][0-9]* gaps' '^PASS  task ' \
+		'^SKIP  steal .*no steal' '^# [0-9]* passed, 0 failed'; do
+		grep -q "$want" "$pvt" || fail "powervm-test.sh: no line /$want/ in its report"
+	done
+	echo "| powervm-test.sh | all | | $(grep -c '^PASS' "$pvt") PASS, $(grep -c '^FAIL' "$pvt") FAIL, $(grep -c '^SKIP' "$pvt") SKIP | | | | |" >>"$table"
+fi
 # the guest's kernel log, as qemu-check judges it
 rig_reports "$dir/dmesg" "$dir/kernel-reports.txt"
 if [ "$upstream" = 0 ] && [ -s "$dir/kernel-reports.txt" ]; then

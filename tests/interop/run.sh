@@ -44,10 +44,13 @@ bb=build/qemu/busybox
 root=$top/initramfs-$name
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc}
 cp "$bb" "$root/bin/busybox"
-for a in sh awk base64 cat dmesg echo grep gzip head kill mount poweroff seq sleep tail taskset tr wc yes; do
+for a in sh awk base64 cat dmesg echo grep gzip head kill mount poweroff seq sleep tail taskset tr wc yes \
+	id mktemp od rm cp mkdir zcat uname printf test [ sed; do
 	ln -s busybox "$root/bin/$a"
 done
 cp "$perf" "$root/bin/perf"
+# the testers' script of the fixes' cover letter, run as a tester would
+cp kernel/powervm-test.sh "$root/bin/powervm-test.sh"
 cp tests/interop/init.sh "$root/init"
 echo "UPSTREAM=$upstream" >"$root/etc/interop"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
@@ -65,5 +68,5 @@ for b in "$out"/*.b64; do
 	base64 -d "$b" | gunzip >"${b%.b64}" || die "$(basename "$b"): damaged on the console"
 	rm -f "$b"
 done
-grep -E '^(RECORDED|BUSY|FAIL|interop:|perf version)' "$log.txt" >"$out/guest.txt"
+grep -E '^(RECORDED|BUSY|FAIL|POWERVM-TEST|interop:|perf version)' "$log.txt" >"$out/guest.txt"
 tests/interop/check.sh "$out" "$upstream"

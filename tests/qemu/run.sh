@@ -9,6 +9,7 @@
 # default) or 6.12 picks the kernel (tests/kernel/tree.sh). NOPMU=1 builds it
 # without our driver, as RHEL, SLES and Ubuntu ship theirs (CONFIG_DTL, no
 # vpa_dtl PMU), and runs the scenarios of such a kernel: who pays with debugfs.
+# FIXES=1 builds it with the fixes series only (no features).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/qemu/rig.sh
@@ -29,6 +30,16 @@ kmemleak"
 	# an empty driver file: the kernel builds, and has no vpa_dtl PMU
 	printf '// SPDX-License-Identifier: GPL-2.0-only\n/* test only: no vpa_dtl PMU */\n' >"$top/no-vpa-dtl.c"
 	export VPA_DTL_SRC=$top/no-vpa-dtl.c KBUILD_SUFFIX=-nopmu
+	log=$top/console-$kver$suffix.log
+fi
+# FIXES=1: the driver with the fixes series only (kernel/upstream/fixes/), as a
+# distribution that takes fixes and not features ships it: dtltop must work
+# there and say which driver it found
+if [ -n "${FIXES:-}" ]; then
+	suffix=-fixes		# every scenario: the VPA counts the losses the driver does not
+	scripts/patches.sh write >/dev/null || { echo "qemu-check: make patches failed" >&2; exit 1; }
+	mkdir -p "$top" && cp build/patches/vpa-dtl-fixes.c "$top/vpa-dtl-fixes.c"
+	export VPA_DTL_SRC=$top/vpa-dtl-fixes.c KBUILD_SUFFIX=-fixes
 	log=$top/console-$kver$suffix.log
 fi
 die() { echo "qemu-check: $*" >&2; exit 1; }
@@ -62,7 +73,8 @@ cp build/ppc64le/dtltop "$top/cycle" "$top/ttykeys" "$root/bin/"
 # the TUI's terminal description (compiled terminfo is the same on every architecture)
 mkdir -p "$root/lib/terminfo/x" && cp /lib/terminfo/x/xterm "$root/lib/terminfo/x/"
 cp tests/qemu/init.sh "$root/init"
-[ -n "$suffix" ] && : >"$root/nopmu"
+[ -n "${NOPMU:-}" ] && : >"$root/nopmu"
+[ -n "${FIXES:-}" ] && : >"$root/fixes"
 [ -n "${QEMU_DIAG:-}" ] && install -m 755 "$QEMU_DIAG" "$root/diag.sh"
 echo 'root:x:0:0::/:/bin/sh' >"$root/etc/passwd"
 echo 'user:x:1000:1000::/tmp:/bin/sh' >>"$root/etc/passwd"

@@ -476,6 +476,58 @@ TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
 	fakeroot_free(vpa_root);
 }
 
+/* cpu 0's first chunk: 1 entry shown, 5 more read and dropped by a mask applied here */
+static int filtered_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	static bool done;
+	int rc = fake_read(src, c);
+
+	if (rc > 0 && c->cpu == 0 && !done) {
+		c->filtered = 5;
+		done = true;
+	}
+	return rc;
+}
+
+/* A driver that takes only some masks (the fixes alone): what dtltop filters is not lost. */
+TEST(loop_vpa_witness_does_not_count_what_a_mask_here_dropped)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = vpa_show };
+	static const struct dtl_source_ops filter_ops = {
+		.name = "fake-filter", .open = fake_open, .close = fake_close, .poll = fake_poll,
+		.read = filtered_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
+	};
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	vpa_root = fakeroot_new();
+	vpa_file(vpa_root, 0, 100, 0);
+	vpa_file(vpa_root, 1, 7, 0);
+	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
+	l = loop_on(&filter_ops, args, &fv, &ops);
+	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);	/* 6 written: 1 shown, 5 filtered */
+	vpa_file(vpa_root, 1, 7 + 1, 512);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(fv.dispatches[0], 0);		/* nothing lost in interval 1 */
+	CHECK_EQ(fv.dispatches[1], 0);
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
+/* The perf source with a driver that does not count (6.18, the fixes alone): the witness does. */
+TEST(loop_a_source_instance_may_not_count_what_its_kind_does)
+{
+	static const struct dtl_source_ops counting = { .name = "counting", .counts_lost = true };
+	struct dtl_source src = { .ops = &counting };
+
+	CHECK(dtl_source__counts_lost(&src));
+	src.lost_unknown = true;
+	CHECK(!dtl_source__counts_lost(&src));
+}
+
 /* A debugfs-like source that registered cpu 0's DTL when dtl_idx was 94. */
 static int reg_at_94(const struct dtl_source *src, unsigned int cpu, uint64_t *idx)
 {
