@@ -53,6 +53,8 @@ void dtl_tasks__reset_totals(struct dtl_tasks *t);
 
 /* Table slots looked at since the start: the tests bound it per switch. */
 uint64_t dtl_tasks__probes(const struct dtl_tasks *t);
+/* Switches the CPU holds for entries still to come (at most DTL_TASKS_QUEUE). */
+size_t dtl_tasks__queued(const struct dtl_tasks *t, unsigned int cpu);
 /* Whether any switch was ever fed: without, there is no task data to show. */
 bool dtl_tasks__known(const struct dtl_tasks *t);
 /* Rows of a grouping; row i fills *row (and its name, which lives as long as t). */

@@ -651,3 +651,43 @@ TEST(tasks_switches_at_one_instant_keep_their_order)
 	CHECK(find(t, DTL_TASKS_BY_TASK, "first[5]", &row, DTL_SPAN_INTERVAL) < 0 || row.dispatches == 0);
 	dtl_tasks__delete(t);
 }
+
+/* A CPU whose mask logs nothing holds switches for no entry: the oldest apply, in order. */
+TEST(tasks_a_cpu_without_entries_holds_at_most_a_queue_of_switches)
+{
+	struct dtl_tasks *t = dtl_tasks__new(1, 1000000), *ref = dtl_tasks__new(1, 1000000);
+	uint8_t e[DTL_ENTRY_SIZE];
+	struct dtl_row row, want;
+	const uint64_t end = 1000 + 10 * 3 * DTL_TASKS_QUEUE;
+
+	for (int i = 0; i < 3 * DTL_TASKS_QUEUE; i++) {
+		uint64_t tb = 1000 + 10 * (uint64_t)i;
+
+		sw(t, 0, tb, i % 2 ? 42 : 7, i % 2 ? "db" : "web", NULL);
+		sw(ref, 0, tb, i % 2 ? 42 : 7, i % 2 ? "db" : "web", NULL);
+		/* the reference drains its queue with an entry every 500 switches */
+		if (i % 500 == 499) {
+			put(e, tb + 5, 2, 1, 0, 0, 0, 0);
+			dtl_tasks__add_entries(ref, 0, e, 1);
+		}
+	}
+	CHECK_EQ(dtl_tasks__queued(t, 0), DTL_TASKS_QUEUE);
+	CHECK(dtl_tasks__queued(ref, 0) < DTL_TASKS_QUEUE);
+	CHECK_EQ(dtl_tasks__queued(t, 1), 0);
+	/* preempted after the last switch (db's): db pays, as if nothing were held */
+	put(e, end + 250, 4, 200, 0, 0, 0xc000000000123450ull, 0x8000000000001033ull);
+	dtl_tasks__add_entries(t, 0, e, 1);
+	dtl_tasks__add_entries(ref, 0, e, 1);
+	dtl_tasks__end_interval(t, 1.0, DTL_MASK_ALL);
+	dtl_tasks__end_interval(ref, 1.0, DTL_MASK_ALL);
+	CHECK(find(t, DTL_TASKS_BY_TASK, "db[42]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_EQ(row.preempt[4], 1);
+	CHECK(find(ref, DTL_TASKS_BY_TASK, "db[42]", &want, DTL_SPAN_INTERVAL) >= 0);
+	CHECK(row.oncpu_s > 0.015);
+	CHECK_NEAR(row.oncpu_s, want.oncpu_s, 1e-12);	/* held or applied, the same time */
+	CHECK(find(t, DTL_TASKS_BY_TASK, "web[7]", &row, DTL_SPAN_INTERVAL) >= 0);
+	CHECK(find(ref, DTL_TASKS_BY_TASK, "web[7]", &want, DTL_SPAN_INTERVAL) >= 0);
+	CHECK_NEAR(row.oncpu_s, want.oncpu_s, 1e-12);
+	dtl_tasks__delete(t);
+	dtl_tasks__delete(ref);
+}

@@ -81,6 +81,11 @@ uint64_t dtl_tasks__probes(const struct dtl_tasks *t)
 	return t->probes;
 }
 
+size_t dtl_tasks__queued(const struct dtl_tasks *t, unsigned int cpu)
+{
+	return cpu < t->nr_cpus ? t->cpu[cpu].n : 0;
+}
+
 void tasks_set_name(struct task *k, int32_t pid, const char *comm)
 {
 	char clean[17];
