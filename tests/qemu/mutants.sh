@@ -28,7 +28,8 @@ mutant() {
 
 # Not here: 5.12, dtl_access_lock held by the opening task, which the driver
 # keeps as upstream has it (kernel/upstream/fixes/cover-letter.txt: a fix
-# belongs to all three users of the lock).
+# belongs to all three users of the lock; rig_reports sets its DEBUG_RWSEMS
+# warning aside on that lock only).
 # 5.2: a sleeping allocation where perf calls add (IRQs off)
 mutant sleeping-alloc-in-add 'sleeping function called from invalid context' \
 	's/\tstruct vpa_dtl \*dtl = event->pmu_private;\n\n\tif (!dtl->own) {\n/\tstruct vpa_dtl *dtl = event->pmu_private;\n\n\tkfree(kzalloc(64, GFP_KERNEL));\n\tif (!dtl->own) {\n/'

@@ -90,7 +90,7 @@ grep -q '^FAIL: ' "$log.txt" && bad=1
 for s in $scenarios; do
 	grep -qx "PASS: $s" "$log.txt" || { echo "qemu-check: no PASS for $s" >&2; bad=1; }
 done
-rig_reports "$log.txt" "$top/kernel-reports-$kver$suffix.txt"
+rig_reports "$log.txt" "$top/kernel-reports-$kver$suffix.txt" "$(rig_lock "$vmlinux")"
 if [ -s "$top/kernel-reports-$kver$suffix.txt" ]; then
 	echo "qemu-check: $kver: the kernel reported problems:" >&2
 	head -40 "$top/kernel-reports-$kver$suffix.txt" >&2
