@@ -15,7 +15,8 @@
 #                              7.3 tree for ppc64le with W=1 (any warning fails), and
 #                              with sparse in Debian's 6.12 tree (7.3's refuses
 #                              Debian 12's sparse), and runs checkpatch.pl --strict
-#                              on every patch
+#                              on every patch, and runs the kernel harness at every
+#                              step (tests/kernel/steps.sh)
 #   scripts/patches.sh boot    make patches-boot: boots every step in the QEMU rig and
 #                              records with upstream perf 7.3 (a first run builds perf and two kernels, about 17 minutes; then about a minute a step)
 #   scripts/patches.sh send    make patches-send: both postings as the sender mails
@@ -230,5 +231,15 @@ done
 for v in 7.3 6.12; do
 	cp kernel/vpa-dtl.c "${tree[$v]}/$c_file"
 done
+# the harness at every step: nothing fixed comes undone, the fixes stand alone
+steps=$top/build/patches-steps
+rm -rf "$steps" && mkdir -p "$steps"
+i=0
+for c in $(g rev-list --reverse "$base"..HEAD); do
+	i=$((i + 1))
+	g show "$c:$c_file" >"$steps/$(printf '%02d' $i).c"
+done
+FIXES_STEPS=$(g rev-list --count "$base".."${last[fixes]}") tests/kernel/steps.sh "$steps"/*.c ||
+	die "the kernel harness went back at a step of the series (tests/kernel/steps.sh)"
 echo "patches.sh: checkpatch ignored $ignore (no git history here$([ $signed = 1 ] || echo "; no sign-off yet"))"
 [ -n "$sparse" ] || echo "patches.sh: sparse not run: not installed"
