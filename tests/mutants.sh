@@ -148,6 +148,7 @@ src/view/verdict.c ^ x->held = cfg->capped || (cfg->have_weight && cfg->weight =
 src/opts/table.c ^ (bytes < ROTATE_MIN_BYTES || bytes > ROTATE_MAX_BYTES) ^ (bytes < ROTATE_MIN_BYTES) ^ --rotate 2e10G converted out of range (by cli)
 src/platform/sys.c ^ if (line[kl + 1] < '0' || line[kl + 1] > '9') ^ if (line[kl + 1] == ' ') ^ lparcfg: a negative count read as 2^64 less it
 src/view/verdict.c ^ if (x.waits && x.held && x.entc_ok && ^ if (x.waits && x.held && ^ verdict: capped at an entitlement lparcfg did not give
+src/loop/witness.c ^ due = w->lagged ? w->prev_written[cpu] : written; ^ due = written; ^ witness: entries the PMU has yet to copy counted lost (by unit)
 src/stats/task/charge.c ^ if (q->n == DTL_TASKS_QUEUE) { ^ if (q->n == 2 * DTL_TASKS_QUEUE + 1) { ^ who pays: a CPU without entries holds every switch it sees (by unit)
 src/stats/task/internal.h ^ return (size_t)(dtl_hash__pid(key, pid) >> (64 - SLOT_BITS)); ^ return ((uint32_t)pid * 2654435761u) % (2u * DTL_TASKS_MAX); ^ who pays: pids 8192 apart share a slot
 src/stats/task/table.c ^ size_t h = hash >> (64 - SLOT_BITS); ^ size_t h = hash & 7; ^ who pays: cgroup names crowd a few slots

@@ -7,7 +7,9 @@
  * is what was lost unseen. The VPA is read just before an interval's last
  * drain: an entry written before that read is drained now or was lost, and
  * one written after it only makes the difference smaller for a moment, so
- * the count never runs ahead of the truth. The steal accumulators give the
+ * the count never runs ahead of the truth. Where a kernel copies the DTL on
+ * its own clock (the PMU's poll), entries the VPA counts may still be on
+ * their way: what was written by the read before must have come by now. The steal accumulators give the
  * steal the DTL's entries should add up to. A source with counters of its
  * own (the simulator) is read after the drain, in step with what it handed
  * out. /proc/stat's per-CPU steal, below, is a third opinion.
@@ -27,7 +29,9 @@ struct witness {
 	bool *snapped;
 	uint64_t *rx;			/* entries received and losses told, since base */
 	uint64_t *lost;			/* losses the VPA showed, already added */
+	uint64_t *prev_written;		/* written by the read before (copies_later) */
 	bool count_lost;		/* the source cannot count its own losses */
+	bool lagged;			/* the source copies later: judge by the read before */
 	bool own;			/* the source's own counters (the simulator's), not debugfs */
 };
 
@@ -52,6 +56,7 @@ static void witness_free(struct witness *w)
 	free(w->snapped);
 	free(w->rx);
 	free(w->lost);
+	free(w->prev_written);
 	free(w);
 }
 
@@ -60,7 +65,7 @@ static void witness_base(struct dtl_loop *l, struct witness *w, unsigned int cpu
 {
 	w->have[cpu] = vpa_of(l, w, cpu, &w->base[cpu]) == 0;
 	w->last[cpu] = w->base[cpu];
-	w->rx[cpu] = w->lost[cpu] = 0;
+	w->rx[cpu] = w->lost[cpu] = w->prev_written[cpu] = 0;
 }
 
 void loop_witness_open(struct dtl_loop *l)
@@ -85,13 +90,16 @@ void loop_witness_open(struct dtl_loop *l)
 	w->last = calloc(nr, sizeof(*w->last));
 	w->rx = calloc(nr, sizeof(*w->rx));
 	w->lost = calloc(nr, sizeof(*w->lost));
+	w->prev_written = calloc(nr, sizeof(*w->prev_written));
 	w->snap = calloc(nr, sizeof(*w->snap));
 	w->snapped = calloc(nr, sizeof(*w->snapped));
-	if (!w->have || !w->base || !w->last || !w->rx || !w->lost || !w->snap || !w->snapped) {
+	if (!w->have || !w->base || !w->last || !w->rx || !w->lost || !w->prev_written || !w->snap ||
+	    !w->snapped) {
 		witness_free(w);
 		return;
 	}
 	w->count_lost = !dtl_source__counts_lost(l->src);
+	w->lagged = dtl_source__copies_later(l->src);
 	w->own = own;
 	dtl_cpuset__for_each(cpu, cpus)
 		if (cpu < nr) {
@@ -161,7 +169,7 @@ void loop_witness_settle(struct dtl_loop *l)
 		snap_all(l, w);	/* the source's own: in step with what it handed out */
 	for (unsigned int cpu = 0; w && cpu < w->nr; cpu++) {
 		const struct dtl_vpa v = w->snap[cpu];
-		uint64_t written, missing, steal;
+		uint64_t written, due, missing, steal;
 
 		if (!w->snapped[cpu])
 			continue;
@@ -171,7 +179,9 @@ void loop_witness_settle(struct dtl_loop *l)
 		loop_rec_vpa_steal(l, cpu, steal);	/* a replay shows the same */
 		w->last[cpu] = v;
 		written = v.dtl_idx - w->base[cpu].dtl_idx;
-		missing = written > w->rx[cpu] ? written - w->rx[cpu] : 0;
+		due = w->lagged ? w->prev_written[cpu] : written;
+		w->prev_written[cpu] = written;
+		missing = due > w->rx[cpu] ? due - w->rx[cpu] : 0;
 		if (w->count_lost && missing > w->lost[cpu]) {
 			struct dtl_chunk c = { .cpu = cpu, .lost = missing - w->lost[cpu] };
 

@@ -30,6 +30,8 @@ struct dtl_source_ops {
 	bool (*probe)(const char *root, char *why, size_t whylen);
 	const struct dtl_source_opt *opts;	/* ends with a row without a name */
 	bool counts_lost;		/* it knows every entry it lost (the ring's, the driver's) */
+	/* a kernel copies the DTL on its own clock (the PMU's poll): the VPA runs ahead of the drain */
+	bool copies_later;
 	/* The longest it may go undrained before a ring laps; 0: its poll wakes dtltop in time. */
 	int drain_ms;
 	int (*open)(struct dtl_source *src, const struct dtl_source_opts *o,

@@ -400,6 +400,7 @@ const struct dtl_source_ops dtl_perf_ops = {
 	.probe = perf_probe,
 	.opts = dtl_taskfeed__opts,
 	.counts_lost = true,	/* with the features series; else lost_unknown (driver()) */
+	.copies_later = true,	/* the driver copies every poll period (PERIOD_NS) */
 	.open = perf_open,
 	.close = perf_close,
 	.poll = perf_poll,

@@ -256,6 +256,11 @@ bool dtl_source__counts_lost(const struct dtl_source *src)
 	return src->ops->counts_lost && !src->lost_unknown;
 }
 
+bool dtl_source__copies_later(const struct dtl_source *src)
+{
+	return src->ops->copies_later;
+}
+
 unsigned int dtl_source__core_threads(const struct dtl_source *src)
 {
 	return src->core_threads;

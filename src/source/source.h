@@ -158,6 +158,7 @@ int dtl_source__vpa(const struct dtl_source *src, unsigned int cpu, struct dtl_v
 int dtl_source__reg_idx(const struct dtl_source *src, unsigned int cpu, uint64_t *idx);
 /* The source counts its own losses; else the VPA's dtl_idx does (debugfs). */
 bool dtl_source__counts_lost(const struct dtl_source *src);
+bool dtl_source__copies_later(const struct dtl_source *src);
 /* Hardware threads of a physical core: a migration within one is not to another. */
 unsigned int dtl_source__core_threads(const struct dtl_source *src);
 /* The partition's name (the HMC's), from the device tree or a recording; NULL unknown. */

@@ -388,9 +388,17 @@ else
 		w=$(stat $c written); d=$(col /tmp/f.csv $c dispatches); l=$(col /tmp/f.csv $c lost)
 		# intervals 3 on: after the stop, while the hypervisor still writes
 		tail_d=$(awk -F, -v c=$c '$3 == c { n++; if (n >= 3) s += $4 } END { print s + 0 }' /tmp/f.csv)
-		echo "dtltop-qemu: aux full: cpu$c written $w dispatches $d lost $l, after the stop $tail_d"
-		[ "$((d + l))" -eq "$w" ] || why="$why cpu$c: $d shown + $l lost != $w written;"
-		[ "$l" -gt 0 ] || why="$why cpu$c: a full AUX area lost nothing;"
+		g=$(col /tmp/f.csv $c gaps)
+		echo "dtltop-qemu: aux full: cpu$c written $w dispatches $d lost $l gaps $g, after the stop $tail_d"
+		if [ $FIXES = 1 ]; then
+			# the fixes alone count nothing, and dtltop's re-enable registers the
+			# DTL again (the VPA's count starts over): the loss is a flagged gap
+			[ "$((d + l))" -le "$w" ] || why="$why cpu$c: $d shown + $l lost > $w written;"
+			[ "$g" -gt 0 ] || why="$why cpu$c: a full AUX area flagged no gap;"
+		else
+			[ "$((d + l))" -eq "$w" ] || why="$why cpu$c: $d shown + $l lost != $w written;"
+			[ "$l" -gt 0 ] || why="$why cpu$c: a full AUX area lost nothing;"
+		fi
 		[ "$tail_d" -gt 0 ] || why="$why cpu$c: nothing captured after the stop;"
 	done
 	[ -z "$why" ] && pass $s || fail $s "$why"

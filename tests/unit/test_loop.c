@@ -517,6 +517,45 @@ TEST(loop_vpa_witness_does_not_count_what_a_mask_here_dropped)
 	fakeroot_free(vpa_root);
 }
 
+/* cpu 0's entries of interval 1 come in interval 2: the PMU's driver copies on its own clock */
+static int late_read(struct dtl_source *src, struct dtl_chunk *c)
+{
+	static int cpu0_chunks;
+	int rc = fake_read(src, c);
+
+	if (rc > 0 && c->cpu == 0 && ++cpu0_chunks == 2)
+		c->filtered = 5;	/* received: the 5 the VPA counted an interval ago */
+	return rc;
+}
+
+TEST(loop_vpa_witness_waits_an_interval_for_a_source_that_copies_later)
+{
+	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
+						 .show = vpa_show };
+	static const struct dtl_source_ops late_ops = {
+		.name = "fake-late", .open = fake_open, .close = fake_close, .poll = fake_poll,
+		.read = late_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
+		.copies_later = true,
+	};
+	struct fake_view fv;
+	struct dtl_loop *l;
+	char args[256];
+
+	vpa_root = fakeroot_new();
+	vpa_file(vpa_root, 0, 100, 0);
+	vpa_file(vpa_root, 1, 7, 0);
+	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
+	l = loop_on(&late_ops, args, &fv, &ops);
+	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);	/* 6 written, 1 come so far */
+	vpa_file(vpa_root, 1, 7 + 1, 512);
+	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
+	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(fv.dispatches[0], 0);		/* on their way, not lost */
+	CHECK_EQ(fv.dispatches[1], 0);		/* and they came */
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
 /* The perf source with a driver that does not count (6.18, the fixes alone): the witness does. */
 TEST(loop_a_source_instance_may_not_count_what_its_kind_does)
 {
