@@ -52,6 +52,21 @@ rig_reports "$rw" "$tmp/out" 2>/dev/null
 sed 's/at up_write+/at down_write+/' "$rw" >"$tmp/rwdown.txt"
 rig_reports "$tmp/rwdown.txt" "$tmp/out" $lock 2>/dev/null
 [ -s "$tmp/out" ] && ok || fail "another rwsem check was set aside"
+# 6.12 words its WARNING line otherwise ("WARNING: CPU: 2 PID: 405 at FILE:LINE up_write+")
+rig_reports tests/data/console-6.12-rwsem.txt "$tmp/out" c0000000007867b8 2>"$tmp/aside"
+[ ! -s "$tmp/out" ] && grep -q 'set aside: 1 up_write()' "$tmp/aside" && ok ||
+	fail "6.12's dtl_access_lock warning was not set aside: $(head -3 "$tmp/out")"
+# and lockdep's report of the same close where lockdep runs (6.12), by the lock it names
+ub=tests/data/console-6.12-unlock.txt
+rig_reports "$ub" "$tmp/out" 2>"$tmp/aside"
+[ ! -s "$tmp/out" ] && grep -q "set aside: lockdep's bad unlock balance of dtl_access_lock" "$tmp/aside" && ok ||
+	fail "lockdep's dtl_access_lock report was not set aside: $(head -3 "$tmp/out")"
+sed 's/release lock (dtl_access_lock)/release lock (dtl_global_lock)/' "$ub" >"$tmp/ub2.txt"
+rig_reports "$tmp/ub2.txt" "$tmp/out" 2>/dev/null
+[ -s "$tmp/out" ] && grep -q 'bad unlock balance' "$tmp/out" && ok || fail "another lock's unlock imbalance was set aside"
+sed '/^Call Trace:/,$d' "$ub" >"$tmp/ub3.txt"
+rig_reports "$tmp/ub3.txt" "$tmp/out" 2>/dev/null
+[ -s "$tmp/out" ] && ok || fail "a report cut before its trace was set aside"
 # any other report, anywhere
 printf 'BUG: sleeping function called from invalid context at mm/slub.c:1\n' >>"$tmp/path.txt"
 reports "$tmp/path.txt" && grep -q 'sleeping function' "$tmp/out" && ok || fail "another report was lost"

@@ -43,24 +43,36 @@ rig_boot() {
 # is not the task that took it. With LOCK, the lock's address (the booted
 # vmlinux's dtl_access_lock), that warning is recognised by what it is, on
 # any call path: DEBUG_RWSEMS's owner check in up_write, on that very rwsem.
-# Every one is set aside and counted on stderr.
+# Every one is set aside and counted on stderr. Where lockdep runs (6.12) the
+# same close draws its "bad unlock balance detected!" report, recognised the
+# same way (lockdep names the lock: "trying to release lock
+# (dtl_access_lock)"), set aside and said, with what it costs: lockdep is off
+# from there on, which is why that scenario runs last.
 rig_reports() {
 	local kern='BUG:|WARNING:|INFO: (possible|inconsistent|suspicious|task)|DEBUG_LOCKS_WARN_ON|lockdep is turned off|sleeping function called|suspected memory leak|Oops|Kernel panic|Call Trace|list_(add|del) corruption'
 
 	awk -v lock="${3:-}" '/^smp: Brought up / { smp = 1 }
+		/^WARNING: bad unlock balance detected!$/ { ub = $0 "\n"; inub = 1; next }
+		inub { ub = ub $0 "\n"; if ($0 ~ /^Call Trace:/) { inub = 0
+			if (index(ub, "is trying to release lock (dtl_access_lock) at:")) unbal++
+			else printf "%s", ub }
+			next }
 		/------------\[ cut here \]------------/ { blk = $0 "\n"; inblk = 1; next }
 		inblk { blk = blk $0 "\n"; if ($0 ~ /---\[ end trace/) { inblk = 0
 			if (!smp && !own && blk ~ /DEBUG_LOCKS_WARN_ON\(lockdep_hardirq_context\(\)\)/ &&
 			    blk ~ /WARNING: [^\n]* at lockdep_hardirqs_on_prepare\+[^\n]*, CPU#0: swapper\/0\/0/ &&
 			    blk ~ /\] irqentry_exit\+/ && blk ~ /\] timer_interrupt\+/) { own++ }
 			else if (lock != "" && index(blk, "DEBUG_RWSEMS_WARN_ON((rwsem_owner(sem) != current)") &&
-			    index(blk, "magic = 0x" lock ",") && blk ~ /WARNING: [^\n]* at up_write\+/) { rw++ }
+			    index(blk, "magic = 0x" lock ",") && blk ~ /WARNING: [^\n]* (at )?up_write\+/) { rw++ }
 			else printf "%s", blk }
 			next }
 		{ print } END { if (own) print "set aside: the boot-time lockdep report of 7.3 itself (a replayed " \
 			"timer interrupt in the boot CPU'"'"'s idle task, before any initcall)" > "/dev/stderr"
 			if (rw) print "set aside: " rw " up_write() of dtl_access_lock by a task that did not " \
-			"take it (upstream'"'"'s ownership, left out of the fixes: their cover letter)" > "/dev/stderr" }' \
+			"take it (upstream'"'"'s ownership, left out of the fixes: their cover letter)" > "/dev/stderr"
+			if (unbal) print "set aside: lockdep'"'"'s bad unlock balance of dtl_access_lock (the same; " \
+			"lockdep is off after it)" > "/dev/stderr"
+			if (inub) printf "%s", ub }' \
 		"$1" | grep -E "$kern" | grep -v '^FAIL: \|^PASS: ' >"$2"
 }
 # rig_lock VMLINUX: dtl_access_lock's address in it, for rig_reports
