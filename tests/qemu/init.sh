@@ -166,6 +166,7 @@ for m in cede preempt fault all cede,fault; do
 	ctl burst 30		# 10 of each class, where the mask lets PHYP log it
 	wait $pid; rc=$?
 	w=$(stat 0 written); msk=$(stat 0 masked); d=$(col /tmp/m.csv 0 dispatches)
+	lst=$(col /tmp/m.csv 0 lost)	# what a mask filtered here is received, not lost
 	cede=$(col /tmp/m.csv 0 preempt_H_CEDE); ts=$(col /tmp/m.csv 0 preempt_time_slice)
 	flt=$(col /tmp/m.csv 0 preempt_virtual_memory_page_fault)
 	case $m in
@@ -177,8 +178,8 @@ for m in cede preempt fault all cede,fault; do
 	wrote=$d
 	[ $FIXES = 1 ] && [ $m = cede,fault ] && wrote=30
 	if [ $rc -ne 0 ]; then fail $s "exit $rc: $(cat /tmp/m.err)"
-	elif [ "$got" != "$want" ] || [ "$w" -ne "$wrote" ] || [ $((w + msk)) -ne 30 ]; then
-		fail $s "dispatches/cede/slice/fault $got, want $want; hypervisor wrote $w, masked $msk"
+	elif [ "$got" != "$want" ] || [ "$w" -ne "$wrote" ] || [ $((w + msk)) -ne 30 ] || [ "$lst" -ne 0 ]; then
+		fail $s "dispatches/cede/slice/fault $got, want $want; hypervisor wrote $w, masked $msk; lost $lst"
 	else pass $s; fi
 done
 

@@ -191,6 +191,36 @@ TEST(aux_layout_learnt_from_the_head_upstream)
 	free(m.base);
 }
 
+/* 8 KiB (2^13): threshold (8192 - 32) / 48 = 170 records, 32 junk bytes at the wrap */
+TEST(aux_upstream_layout_of_an_odd_power_of_two)
+{
+	struct img m = { calloc(1, 8192), 8192, 0 };
+	struct dtl_aux a, far;
+	uint8_t out[48 * 256], junk[32];
+	size_t n;
+
+	memset(junk, 0x5a, sizeof(junk));
+	dtl_aux__init(&a, m.size, DTL_AUX_UNKNOWN);
+	put_header(&m);
+	for (int i = 0; i < 169; i++)
+		put_entry(&m, (uint64_t)i);
+	CHECK_EQ(dtl_aux__consume(&a, m.base, m.head, out, 256), 169);
+	CHECK_EQ(a.layout, DTL_AUX_UNKNOWN);
+	put(&m, junk, 32);
+	for (int i = 169; i < 174; i++)
+		put_entry(&m, (uint64_t)i);
+	n = dtl_aux__consume(&a, m.base, m.head, out, 256);
+	CHECK_EQ(n, 5);
+	CHECK_EQ(seq_of(out), 169);
+	CHECK_EQ(a.layout, DTL_AUX_UPSTREAM);
+	CHECK_EQ(a.junk_bytes, 32);
+	/* a head more than a ring ahead is garbage: nothing is learnt from it */
+	dtl_aux__init(&far, m.size, DTL_AUX_UNKNOWN);
+	CHECK_EQ(dtl_aux__consume(&far, m.base, 3 * 8192 + 48 * 10, out, 256), 0);
+	CHECK_EQ(far.layout, DTL_AUX_UNKNOWN);
+	free(m.base);
+}
+
 TEST(aux_a_racing_head_mid_record_leaves_the_record_for_later)
 {
 	struct img m = { calloc(1, 1024), 1024, 0 };
