@@ -9,8 +9,8 @@
  * one written after it only makes the difference smaller for a moment, so
  * the count never runs ahead of the truth. Where a kernel copies the DTL on
  * its own clock (the PMU's poll), entries the VPA counts may still be on
- * their way: what was written by the read before must have come by now. The steal accumulators give the
- * steal the DTL's entries should add up to. A source with counters of its
+ * their way: what was written by the read before must have come by now.
+ * The steal accumulators give the steal the DTL's entries should add up to. A source with counters of its
  * own (the simulator) is read after the drain, in step with what it handed
  * out. /proc/stat's per-CPU steal, below, is a third opinion.
  */

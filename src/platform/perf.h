@@ -91,9 +91,9 @@ void dtl_perf_cpus__release(struct dtl_perf_cpus *p, unsigned int cpu);
  */
 bool dtl_perf_cpus__sideband(struct dtl_perf_cpus *p, unsigned int cpu, struct dtl_sb *out,
 			     size_t max, size_t *n, uint64_t *bad);
-/* Why a CPU's switch stream failed to open (the last reason), or NULL. */
 /* Which driver wrote the AUX areas, once any CPU's has told (aux.h). */
 enum dtl_aux_layout dtl_perf_cpus__layout(const struct dtl_perf_cpus *p);
+/* Why a CPU's switch stream failed to open (the last reason), or NULL. */
 const char *dtl_perf_cpus__sideband_why(const struct dtl_perf_cpus *p);
 /* The AUX header of cpu (boot_tb, tb_freq): false until it came. */
 bool dtl_perf_cpus__clock(const struct dtl_perf_cpus *p, unsigned int cpu, uint64_t *boot_tb,

@@ -23,6 +23,7 @@
 #define PERIOD_NS 20000000ull		/* drain the 85-entry ring at 50 Hz */
 #define AUX_BYTES (128 * 1024)
 #define OUT_ENTRIES 1024
+#define ANY_MASK_UNASKED (-2)		/* beside takes_any_mask's 1, 0 and -1 */
 
 struct psrc {
 	char root[4096];
@@ -32,8 +33,7 @@ struct psrc {
 	bool have_filter;
 	struct dtl_cpuset filter;
 	bool user_filter;		/* entries the kernel mask lets through but we don't */
-	int any_mask;			/* dtl_pmu__takes_any_mask(), once asked */
-	bool any_mask_asked;
+	int any_mask;			/* dtl_pmu__takes_any_mask(), or ANY_MASK_UNASKED */
 	bool caps;			/* we manage capabilities (not in tests) */
 	unsigned int next_cpu;
 	int held;			/* the CPU whose entries the last chunk lent, or -1 */
@@ -133,10 +133,8 @@ static int open_all(struct dtl_source *src, unsigned int mask, char *err, size_t
 	}
 	if (p->caps && dtl_caps__raise())
 		snprintf(err, errlen, "cannot raise CAP_PERFMON: %s", strerror(errno));
-	if (!p->any_mask_asked) {
+	if (p->any_mask == ANY_MASK_UNASKED)
 		p->any_mask = dtl_pmu__takes_any_mask(&p->pmu, (int)dtl_cpuset__end(&set) - 1);
-		p->any_mask_asked = true;
-	}
 	p->user_filter = p->any_mask != 1 && !dtl_pmu__upstream_mask(mask);
 	/* only the features series counts a lapped ring's losses: else the VPA witness does */
 	src->lost_unknown = p->any_mask != 1;
@@ -167,6 +165,7 @@ static int perf_open(struct dtl_source *src, const struct dtl_source_opts *o,
 	}
 	src->priv = p;
 	p->held = -1;
+	p->any_mask = ANY_MASK_UNASKED;
 	p->all = true;
 	snprintf(p->root, sizeof(p->root), "%s", o->root ? o->root : "/");
 	p->have_filter = o->have_cpus;
