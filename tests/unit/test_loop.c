@@ -450,11 +450,15 @@ static int vpa_show(struct dtl_view *v, const struct dtl_model *m, bool fresh)
 	return 0;
 }
 
-TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
+/*
+ * The witness's scenario: cpu 0's VPA says 6 written in interval 1 and 2 in
+ * interval 2 (vpa_show), cpu 1's 1; steal 10 % above the DTL's in interval 1.
+ * What the source hands out is ops' own.
+ */
+static void witness_run(const struct dtl_source_ops *src_ops, struct fake_view *fv)
 {
 	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
 						 .show = vpa_show };
-	struct fake_view fv;
 	struct dtl_loop *l;
 	char args[256];
 
@@ -462,18 +466,25 @@ TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
 	vpa_file(vpa_root, 0, 100, 0);
 	vpa_file(vpa_root, 1, 7, 0);
 	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
-	l = loop_on(&live_ops, args, &fv, &ops);
-	/* interval 1: cpu 0 logs 1 entry, the hypervisor wrote 6; steal 10% above the DTL's */
+	l = loop_on(src_ops, args, fv, &ops);
 	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);
 	vpa_file(vpa_root, 1, 7 + 1, 512);
-	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
-	CHECK_EQ(fv.fresh, 2);
+	CHECK_EQ(dtl_loop__run(l, &fv->v), 0);
+	CHECK_EQ(fv->fresh, 2);
+	dtl_loop__delete(l, 0);
+	fakeroot_free(vpa_root);
+}
+
+TEST(loop_vpa_witness_counts_the_losses_a_source_cannot)
+{
+	struct fake_view fv;
+
+	/* interval 1: cpu 0 logs 1 entry, the hypervisor wrote 6; steal 10% above the DTL's */
+	witness_run(&live_ops, &fv);
 	CHECK_EQ(fv.dispatches[0], 5);		/* lost in interval 1 */
 	CHECK_EQ(fv.dispatches[1], 0);		/* and nothing more */
 	CHECK_EQ(vpa_diff[0], 101);		/* interval 1: the DTL's 10.1 % above */
 	CHECK_EQ(vpa_diff[1], 0);		/* interval 2: DTL and VPA agree */
-	dtl_loop__delete(l, 0);
-	fakeroot_free(vpa_root);
 }
 
 /* cpu 0's first chunk: 1 entry shown, 5 more read and dropped by a mask applied here */
@@ -492,29 +503,16 @@ static int filtered_read(struct dtl_source *src, struct dtl_chunk *c)
 /* A driver that takes only some masks (the fixes alone): what dtltop filters is not lost. */
 TEST(loop_vpa_witness_does_not_count_what_a_mask_here_dropped)
 {
-	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
-						 .show = vpa_show };
 	static const struct dtl_source_ops filter_ops = {
 		.name = "fake-filter", .open = fake_open, .close = fake_close, .poll = fake_poll,
 		.read = filtered_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
 	};
 	struct fake_view fv;
-	struct dtl_loop *l;
-	char args[256];
 
-	vpa_root = fakeroot_new();
-	vpa_file(vpa_root, 0, 100, 0);
-	vpa_file(vpa_root, 1, 7, 0);
-	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
-	l = loop_on(&filter_ops, args, &fv, &ops);
-	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);	/* 6 written: 1 shown, 5 filtered */
-	vpa_file(vpa_root, 1, 7 + 1, 512);
-	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
-	CHECK_EQ(fv.fresh, 2);
+	/* 6 written: 1 shown, 5 filtered */
+	witness_run(&filter_ops, &fv);
 	CHECK_EQ(fv.dispatches[0], 0);		/* nothing lost in interval 1 */
 	CHECK_EQ(fv.dispatches[1], 0);
-	dtl_loop__delete(l, 0);
-	fakeroot_free(vpa_root);
 }
 
 /* cpu 0's entries of interval 1 come in interval 2: the PMU's driver copies on its own clock */
@@ -530,30 +528,17 @@ static int late_read(struct dtl_source *src, struct dtl_chunk *c)
 
 TEST(loop_vpa_witness_waits_an_interval_for_a_source_that_copies_later)
 {
-	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
-						 .show = vpa_show };
 	static const struct dtl_source_ops late_ops = {
 		.name = "fake-late", .open = fake_open, .close = fake_close, .poll = fake_poll,
 		.read = late_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
 		.copies_later = true,
 	};
 	struct fake_view fv;
-	struct dtl_loop *l;
-	char args[256];
 
-	vpa_root = fakeroot_new();
-	vpa_file(vpa_root, 0, 100, 0);
-	vpa_file(vpa_root, 1, 7, 0);
-	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
-	l = loop_on(&late_ops, args, &fv, &ops);
-	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);	/* 6 written, 1 come so far */
-	vpa_file(vpa_root, 1, 7 + 1, 512);
-	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
-	CHECK_EQ(fv.fresh, 2);
+	/* 6 written, 1 come so far */
+	witness_run(&late_ops, &fv);
 	CHECK_EQ(fv.dispatches[0], 0);		/* on their way, not lost */
 	CHECK_EQ(fv.dispatches[1], 0);		/* and they came */
-	dtl_loop__delete(l, 0);
-	fakeroot_free(vpa_root);
 }
 
 /* The perf source with a driver that does not count (6.18, the fixes alone): the witness does. */
@@ -577,31 +562,17 @@ static int reg_at_94(const struct dtl_source *src, unsigned int cpu, uint64_t *i
 
 TEST(loop_vpa_witness_counts_what_lapped_before_it_first_looked)
 {
-	static const struct dtl_view_ops ops = { .interactive = true, .wait = view_wait,
-						 .show = vpa_show };
 	static const struct dtl_source_ops reg_ops = {
 		.name = "fake-reg", .open = fake_open, .close = fake_close, .poll = fake_poll,
 		.read = fake_read, .tick = fake_tick, .set_mask = fake_set_mask, .tb = fake_tb,
 		.reg_idx = reg_at_94,
 	};
 	struct fake_view fv;
-	struct dtl_loop *l;
-	char args[256];
 
 	/* 6 entries written after the open and lapped before the witness's first read */
-	vpa_root = fakeroot_new();
-	vpa_file(vpa_root, 0, 100, 0);
-	vpa_file(vpa_root, 1, 7, 0);
-	snprintf(args, sizeof(args), "--root %s -n 2", vpa_root);
-	l = loop_on(&reg_ops, args, &fv, &ops);
-	vpa_file(vpa_root, 0, 100 + 1 + 5, 512 * 10 / 11);
-	vpa_file(vpa_root, 1, 7 + 1, 512);
-	CHECK_EQ(dtl_loop__run(l, &fv.v), 0);
-	CHECK_EQ(fv.fresh, 2);
+	witness_run(&reg_ops, &fv);
 	CHECK_EQ(fv.dispatches[0], 6 + 5);	/* since the registration: 12 written, 1 shown */
 	CHECK_EQ(fv.dispatches[1], 0);
-	dtl_loop__delete(l, 0);
-	fakeroot_free(vpa_root);
 	/* dtl.c's open sets dtl_idx back to 0; with the kernel's accounting it runs on */
 	CHECK_EQ(dtl_vpa__registered_at(&(struct dtl_vpa){ .dtl_idx = 40 },
 					&(struct dtl_vpa){ .dtl_idx = 250, .dtl_enable_mask = 7 }), 0);
