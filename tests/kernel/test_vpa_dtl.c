@@ -451,6 +451,15 @@ TEST(kdrv_entries_overwritten_during_the_copy_are_discarded_and_counted)
 	teardown();
 }
 
+/* The kernel's own DTL on cpu, as boot registers it under VIRT_CPU_ACCOUNTING_NATIVE. */
+static void kernel_dtl_on(int cpu, struct dtl_entry *kbuf)
+{
+	paca_ptrs[cpu]->dispatch_log = kbuf;
+	((u32 *)kbuf)[1] = cpu_to_be32(DISPATCH_LOG_BYTES);
+	CHECK_EQ(register_dtl(get_hard_smp_processor_id(cpu), __pa(kbuf)), 0);
+	lppaca_of(cpu).dtl_enable_mask = DTL_LOG_PREEMPT;
+}
+
 /* Defect 11: under NATIVE accounting the kernel's DTL survives a session. */
 TEST(kdrv_kernel_steal_time_dtl_is_left_working)
 {
@@ -461,10 +470,7 @@ TEST(kdrv_kernel_steal_time_dtl_is_left_working)
 
 	setup();
 	/* Boot under VIRT_CPU_ACCOUNTING_NATIVE: the kernel's own DTL, mask PREEMPT. */
-	paca_ptrs[2]->dispatch_log = kbuf;
-	((u32 *)kbuf)[1] = cpu_to_be32(DISPATCH_LOG_BYTES);
-	CHECK_EQ(register_dtl(get_hard_smp_processor_id(2), __pa(kbuf)), 0);
-	lppaca_of(2).dtl_enable_mask = DTL_LOG_PREEMPT;
+	kernel_dtl_on(2, kbuf);
 	fake_hv_log(2, 500);				/* the kernel has been consuming */
 	e = open_running(2, DTL_LOG_CEDE, 2);
 	CHECK(fake_hv.buf[2] == kbuf);			/* not re-registered */
@@ -498,10 +504,7 @@ TEST(kdrv_an_index_reset_under_a_shared_dtl_starts_over)
 	size_t n;
 
 	setup();
-	paca_ptrs[4]->dispatch_log = kbuf;
-	((u32 *)kbuf)[1] = cpu_to_be32(DISPATCH_LOG_BYTES);
-	CHECK_EQ(register_dtl(get_hard_smp_processor_id(4), __pa(kbuf)), 0);
-	lppaca_of(4).dtl_enable_mask = DTL_LOG_PREEMPT;
+	kernel_dtl_on(4, kbuf);
 	fake_hv_log(4, 200);
 	e = open_running(4, DTL_LOG_ALL, 2);
 	fake_hv_log(4, 20);
