@@ -13,6 +13,15 @@ cd "$(dirname "$0")/../.." || exit 1
 CC=${CC:-cc}
 out=build/kharness-steps
 mkdir -p "$out"
+# the fakes, the tests and dtltop's consumer are the same at every step: built once
+common=""
+for f in tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
+	tests/unit/main.c src/dtl/aux.c; do
+	o=$out/$(basename "$f" .c).o
+	$CC -std=gnu11 -D_GNU_SOURCE -g -w -pthread -Itests/kernel -Isrc -c -o "$o" "$f" ||
+		{ echo "steps.sh: $f does not build"; exit 1; }
+	common="$common $o"
+done
 names=$(grep -o '^TEST([a-z0-9_]*)' tests/kernel/test_vpa_dtl.c | sed 's/TEST(\(.*\))/\1/')
 total=$(wc -w <<<"$names")
 # the tests that assert what only the features series gives
@@ -26,9 +35,7 @@ for f in "$@"; do
 	b=$out/step-$k
 	if ! $CC -std=gnu11 -D_GNU_SOURCE -DCONFIG_PPC_SPLPAR -g -w -pthread -O1 -Itests/kernel/include \
 		-c -o "$b.o" "$f" 2>"$b.err" ||
-	   ! $CC -std=gnu11 -D_GNU_SOURCE -g -w -pthread -Itests/kernel -Isrc -o "$b" "$b.o" \
-		tests/kernel/fake_kernel.c tests/kernel/harness.c tests/kernel/test_vpa_dtl.c \
-		tests/unit/main.c src/dtl/aux.c 2>>"$b.err"; then
+	   ! $CC -pthread -o "$b" "$b.o" $common 2>>"$b.err"; then
 		echo "steps.sh: step $k ($f) does not build against the harness: $(head -n3 "$b.err")"
 		exit 1
 	fi
