@@ -90,11 +90,14 @@ rec() {
 	shift 2
 	perf record -q -a -o "$f" "$@" -- sleep "$t" >"$f.out" 2>&1
 }
+# dump FILE: perf report -D of FILE into FILE.dump (stderr FILE.dump.err), once
+dump() { [ -e "$1.dump" ] || perf report -D -i "$1" >"$1.dump" 2>"$1.dump.err"; }
 # entries FILE: the DTL entries perf decodes from FILE
-entries() { perf report -D -i "$1" 2>/dev/null | grep -c 'dispatch_reason:'; }
+entries() { dump "$1"; grep -c 'dispatch_reason:' "$1.dump"; }
 # gaps FILE: perf's "AUX data had gaps in it N times"
 gaps() {
-	perf report -D -i "$1" 2>&1 >/dev/null | grep -o 'gaps in it [0-9]* times' | awk '{ print $4 } END { if (!NR) print 0 }' | head -n1
+	dump "$1"
+	grep -o 'gaps in it [0-9]* times' "$1.dump.err" | awk '{ print $4 } END { if (!NR) print 0 }' | head -n1
 }
 
 echo "# vpa_dtl on PowerVM: powervm-test.sh report"
@@ -162,9 +165,9 @@ fi
 
 # --- header: bytes 16..47 of the first record of each CPU's stream are 0
 # perf report -D: "CPU TIME FILE-OFFSET [SIZE]: PERF_RECORD_AUXTRACE size: .. offset: 0 .."
-off=$(perf report -D -i "$work/busy.data" 2>/dev/null |
-	awk '/PERF_RECORD_AUXTRACE / && / offset: 0 / {
-		for (i = 1; i < NF; i++) if ($(i + 1) ~ /^\[0x/) { print $i; exit } }')
+dump "$work/busy.data"
+off=$(awk '/PERF_RECORD_AUXTRACE / && / offset: 0 / {
+		for (i = 1; i < NF; i++) if ($(i + 1) ~ /^\[0x/) { print $i; exit } }' "$work/busy.data.dump")
 if [ -z "$off" ] || ! command -v od >/dev/null; then
 	say SKIP header "no AUXTRACE record at offset 0 found (or no od)"
 else
