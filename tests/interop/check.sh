@@ -40,12 +40,13 @@ perf_gaps() { grep -ho 'gaps in it [0-9]* times' "$@" 2>/dev/null | head -n1 | a
 # per interval: by each of dtltop's interval ends (CSV timestamps, in the
 # recording's seconds, to the millisecond), dtltop has folded as many entries
 # of a CPU as perf script times at or before that end, give or take entries
-# within the millisecond the timestamp rounds away
+# within the millisecond the timestamp rounds away (times as numbers: as text,
+# 9.7 sorts after 10.2, and a recording that crosses 10 s failed)
 per_interval() {
 	awk -F, 'FNR == NR { if (FNR > 1 && $3 != "all") { split($1, t, "T"); split(t[2], h, ":")
 			end = h[1] * 3600 + h[2] * 60 + h[3]; cum[$3] += $4; row[++rows] = $3 " " end " " cum[$3] } next }
 		/vpa-dtl: timebase/ { match($0, /\[[0-9]+\]/); c = substr($0, RSTART + 1, RLENGTH - 2) + 0
-			s = substr($0, RSTART + RLENGTH); sub(/^ +/, "", s); sub(/:.*/, "", s); ts[c, ++nt[c]] = s }
+			s = substr($0, RSTART + RLENGTH); sub(/^ +/, "", s); sub(/:.*/, "", s); ts[c, ++nt[c]] = s + 0 }
 		END { for (r = 1; r <= rows; r++) { split(row[r], x, " "); lo = hi = 0
 				for (i = 1; i <= nt[x[1]]; i++) { lo += ts[x[1], i] <= x[2] - 0.001; hi += ts[x[1], i] <= x[2] + 0.001 }
 				if (x[3] < lo || x[3] > hi) { printf "cpu %s by %s: perf %d..%d, dtltop %d\n", x[1], x[2], lo, hi, x[3]; bad++ } }
