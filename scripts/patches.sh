@@ -206,14 +206,19 @@ build_step() {	# VERSION EXTRA...: the step's driver in that tree; prints what i
 		arch/powerpc/perf/vpa-dtl.o 2>&1 | grep -v 'genksyms\|shift/reduce\|reduce/reduce\|counterexamples' || true
 	[ -f "${kout[$v]}/arch/powerpc/perf/vpa-dtl.o" ] || echo "no vpa-dtl.o"
 }
+# each step's driver, kept for the harness below
+steps=$top/build/patches-steps
+rm -rf "$steps" && mkdir -p "$steps"
 i=0
 for s in $postings; do
 	j=0
 	for c in $(g rev-list --reverse "${first[$s]}".."${last[$s]}"); do
 		i=$((i + 1)) j=$((j + 1))
 		what="$s $j ($(g log -1 --format=%s "$c"))"
+		step=$steps/$(printf '%02d' $i).c
+		g show "$c:$c_file" >"$step"
 		for v in 7.3 6.12; do
-			g show "$c:$c_file" >"${tree[$v]}/$c_file"
+			cp "$step" "${tree[$v]}/$c_file"
 		done
 		log=$(build_step 7.3)
 		[ -z "$log" ] || die "$what does not build cleanly with W=1 in 7.3:
@@ -232,13 +237,6 @@ for v in 7.3 6.12; do
 	cp kernel/vpa-dtl.c "${tree[$v]}/$c_file"
 done
 # the harness at every step: nothing fixed comes undone, the fixes stand alone
-steps=$top/build/patches-steps
-rm -rf "$steps" && mkdir -p "$steps"
-i=0
-for c in $(g rev-list --reverse "$base"..HEAD); do
-	i=$((i + 1))
-	g show "$c:$c_file" >"$steps/$(printf '%02d' $i).c"
-done
 FIXES_STEPS=$(g rev-list --count "$base".."${last[fixes]}") tests/kernel/steps.sh "$steps"/*.c ||
 	die "the kernel harness went back at a step of the series (tests/kernel/steps.sh)"
 echo "patches.sh: checkpatch ignored $ignore (no git history here$([ $signed = 1 ] || echo "; no sign-off yet"))"
