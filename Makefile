@@ -112,9 +112,9 @@ build/kharness-san: $(KDEPS)
 	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel/include -c -o build/vpa-dtl-san.o kernel/vpa-dtl.c
 	$(CC) $(KFLAGS) -O1 $(SAN) -Itests/kernel -Isrc -o $@ build/vpa-dtl-san.o $(KHARNESS)
 
-build/bench: $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(HDRS)
+build/bench: $(CORE) $(TUI) bench/bench.c bench/floor.c bench/floor.h tests/unit/perfdata_gen.c $(HDRS)
 	@mkdir -p build
-	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -O2 $(NCURSES_CFLAGS) -Isrc -Itests/unit -o $@ $(CORE) $(TUI) bench/bench.c bench/floor.c tests/unit/perfdata_gen.c $(LDFLAGS) $(LDLIBS)
 
 # A recording whose task and cgroup names are hostile (tests/cli.sh plays it
 # through every output); committed, remade only when its generator changes.

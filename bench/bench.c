@@ -47,6 +47,7 @@
 #include "platform/perf.h"
 #include "format/record.h"
 #include "format/summary.h"
+#include "floor.h"
 #include "source/source.h"
 #include "stats/stats.h"
 #include "dtl/sideband.h"
@@ -1143,6 +1144,31 @@ static int stretch(const char *from, const char *to, int n)
 }
 
 /*
+ * The summary's size against the information its counters carry (floor.c):
+ * how far from the best any coding of them could do.
+ */
+static void floor_line(const char *sum)
+{
+	struct dtl_floor f;
+	double per, known, learnt, day;
+
+	if (dtl_floor__measure(sum, 4096, &f)) {
+		printf("  information   skipped: %s does not read\n", sum);
+		return;
+	}
+	per = file_bytes(sum) / (double)f.cpu_intervals;
+	known = (f.known_hist + f.known_rest) / (double)f.cpu_intervals;
+	learnt = (f.learnt_hist + f.learnt_rest) / (double)f.cpu_intervals;
+	/* a day of the same CPUs at the same 10 s intervals */
+	day = (double)f.cpu_intervals / (double)(f.intervals ? f.intervals : 1) * 8640 / 1e6;
+	printf("  information   %8.1f bytes a CPU-interval to an ideal coder that knew each CPU's "
+	       "rates, %.1f to one that learns them (histograms %.1f of it), counters only: "
+	       "a day >= %.1f MB / %.1f MB; the summary is %.2fx the learnt floor\n",
+	       known, learnt, f.learnt_hist / (double)f.cpu_intervals, known * day, learnt * day,
+	       per / learnt);
+}
+
+/*
  * A summary (-w --summary) beside the raw recording of the same run: its
  * size per CPU-interval, a day's at 10 s intervals, and its replay's CPU
  * against the raw's; then a 1920-CPU partition at 60 s intervals, a day
@@ -1180,6 +1206,7 @@ static void bench_summary(const char *bin)
 	printf("  replay        %8.3f s CPU, %.3fx the raw recording's (baseline %.3f s)\n",
 	       ru_cpu_s(&ru_sum), ru_cpu_s(&ru_sum) / (ru_cpu_s(&ru_raw) > 0 ? ru_cpu_s(&ru_raw) : 1e-9),
 	       ru_cpu_s(&ru_raw));
+	floor_line(sum);
 	run_child(mk_big, &ru);
 	if (stretch(big, day, 1440)) {
 		printf("  1920 CPUs     skipped: no summary of the simulator\n");
