@@ -825,6 +825,15 @@ grep -q ',db\[1000\],' "$s/lt.csv" && ! grep -q ',?\[' "$s/lt.csv" && [ "$first"
 	"$DTLTOP" --no-config -r "$s/lr.dtl" -b --csv | grep -F -f <(awk -F, -v f="$first" 'NR > 1 && $1 != f { print $1 }' "$s/lc.csv" | sort -u) |
 	cmp -s - <(awk -F, -v f="$first" 'NR > 1 && $1 != f' "$s/lc.csv") && [ "$(wc -l <"$s/lc.csv")" -gt 30 ] &&
 	[ ! -s "$s/err" ] && ok || fail "a later incident's file: from $first, $(head -3 "$s/lt.csv" | tr '\n' ' ') $(cat "$s/err")"
+# who ran on each CPU as the file begins is said in it: its first interval has no (unknown)
+# row, and every task's dispatches and steal there are the raw run's (its run time may not be:
+# a task's time on the CPU before the file's first instant is charged from its switch)
+"$DTLTOP" --no-config -r "$s/lr.dtl" -b --csv --group=task -o "$s/lrt.csv"
+pick() { awk -F, -v f="$first" 'NR > 1 && $1 == f { print $3, $4, $7 }' "$1" | sort; }
+! grep -q ',(unknown),' "$s/lt.csv" && [ -n "$(pick "$s/lt.csv")" ] && [ "$(pick "$s/lt.csv")" = "$(pick "$s/lrt.csv")" ] &&
+	"$DTLTOP" --no-config -r "$s/lr.dtl" -b --csv --group=task | grep -F -f <(awk -F, -v f="$first" 'NR > 1 && $1 != f { print $1 }' "$s/lt.csv" | sort -u) |
+	cmp -s - <(awk -F, -v f="$first" 'NR > 1 && $1 != f' "$s/lt.csv") && ok ||
+	fail "an incident's first interval does not say who ran: $(pick "$s/lt.csv" | tr '\n' ';') against $(pick "$s/lrt.csv" | tr '\n' ';')"
 # the ring holds its TIME (30 s: three 10 s intervals, to the one that turned), and never past
 # its SIZE (1M: about one interval of 64 busy vCPUs)
 ivs=$(awk -F, 'NR > 1 { print $1 }' "$s/lc.csv" | uniq | tr '\n' ' ')

@@ -209,6 +209,7 @@ src/stats/task/keep.c ^ \tif (fresh)\n\t\t*told = i + 1; ^ \n ^ summary: every t
 src/loop/serve.c ^ v->len - v->off > QUEUE_IVS * len ^ v->len - v->off > 1000 * QUEUE_IVS * len ^ serve: a stopped viewer's queue grows past 64 intervals (by cli)
 src/loop/loop.c ^ \t\tif (dtl_source__restart(l->src, &tb))\n\t\t\tdtl_stats__restart_at(l->stats, tb); ^ \t\t(void)tb; ^ attach: after drops the window spans the dropped intervals (by cli)
 src/loop/incident.c ^ \tif (bad && v.kind != in->last_kind) { ^ \tif (bad && v.kind == in->last_kind) { ^ incidents: the verdict's turn not seen (by cli)
+src/loop/incident.c ^ \t\tv->who[v->nwho++] = in->last[c]; ^ \t\tv->who[v->nwho] = in->last[c]; ^ incidents: a file does not say who ran as it begins (by cli)
 src/source/debugfs.c ^ \tif (dtl_usock__service(root)) { ^ \tif (!dtl_usock__service(root)) { ^ debugfs busy: the service hint given wrongly (by cli)
 src/loop/serve.c ^ \tif (*own || (!debugfs && dtl_caps__pid_perfmon(pid))) ^ \tif (*own) ^ attach: a caller holding CAP_PERFMON refused (by cli)
 src/source/replay/input.c ^ \tif (dtl_caps__drop_all() && errno != EPERM) { ^ \tif (0) { ^ attach: a viewer keeps its capabilities once let in (by cli)

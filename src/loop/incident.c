@@ -22,6 +22,13 @@
 #include "../view/verdict.h"
 #include "internal.h"
 
+/* Who ran on a CPU last, as the switches fed so far say: pid, since tb. */
+struct who {
+	unsigned int cpu;
+	int32_t pid;
+	uint64_t tb;
+};
+
 /* An interval of the ring: its chunks as a file holds them, and what stood at its start. */
 struct ring_iv {
 	uint8_t *bytes;
@@ -31,6 +38,8 @@ struct ring_iv {
 	unsigned int mask;
 	struct dtl_cpuset cpus;
 	char *lparcfg;		/* at its start, for a file's header; NULL none */
+	struct who *who;	/* each CPU's last switch before it, nwho of them */
+	size_t nwho;
 };
 
 struct incidents {
@@ -42,6 +51,8 @@ struct incidents {
 	unsigned int seq;		/* files written (FILE.incident.N) */
 	enum dtl_verdict_kind last_kind;
 	bool last_p99, last_lost;
+	struct who *last;		/* DTL_MAX_CPUS: each CPU's last switch written; pid 0 tb 0 none */
+	struct dtl_cpuset switched;	/* the CPUs of last[] that have one */
 };
 
 static struct ring_iv *iv_at(struct incidents *in, size_t i)
@@ -61,6 +72,33 @@ static int sink(void *ctx, int what, const uint8_t *chunk, size_t len)
 		return -1;
 	in->bytes += len;
 	return 0;
+}
+
+/* Who ran on each CPU as v begins: a file that begins at v says it (restate_who). */
+static int keep_who(struct incidents *in, struct ring_iv *v)
+{
+	unsigned int c;
+	size_t n = 0;
+
+	dtl_cpuset__for_each(c, &in->switched)
+		n++;
+	v->who = n ? malloc(n * sizeof(*v->who)) : NULL;
+	if (n && !v->who)
+		return -1;
+	dtl_cpuset__for_each(c, &in->switched)
+		v->who[v->nwho++] = in->last[c];
+	return 0;
+}
+
+void loop_incident_switches(struct dtl_loop *l, unsigned int cpu, const struct dtl_switch *sw,
+			    size_t n)
+{
+	struct incidents *in = l->incidents;
+
+	if (!in || !n || cpu >= DTL_MAX_CPUS)
+		return;
+	in->last[cpu] = (struct who){ cpu, sw[n - 1].pid, sw[n - 1].tb };
+	dtl_cpuset__set(&in->switched, cpu);
 }
 
 /* A new interval at the ring's end, what stands at its start kept; the oldest dropped. */
@@ -89,7 +127,7 @@ static int begin_iv(struct dtl_loop *l, struct incidents *in, uint64_t tb, uint6
 	v->mask = dtl_source__mask(l->src);
 	v->cpus = *dtl_source__cpus(l->src);
 	v->lparcfg = cfg ? strndup(cfg, DTL_REC_LPARCFG_MAX) : NULL;
-	return 0;
+	return keep_who(in, v);
 }
 
 static void drop_oldest(struct incidents *in)
@@ -99,6 +137,7 @@ static void drop_oldest(struct incidents *in)
 	in->bytes -= v->len;
 	free(v->bytes);
 	free(v->lparcfg);
+	free(v->who);
 	in->first = (in->first + 1) % in->cap;
 	in->n--;
 }
@@ -140,9 +179,11 @@ int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *e
 	in->meta.set_id = 0;
 	in->meta.set_seq = 0;
 	in->last_kind = DTL_VERDICT_UNKNOWN;
-	in->w = dtl_rec_writer__open_sink(&in->meta, sink, in, err, errlen);
+	in->last = calloc(DTL_MAX_CPUS, sizeof(*in->last));
+	in->w = in->last ? dtl_rec_writer__open_sink(&in->meta, sink, in, err, errlen) : NULL;
 	if (!in->w || begin_iv(l, in, m->start_tb, m->start_ns)) {
 		dtl_rec_writer__close(in->w, err, errlen);
+		free(in->last);
 		free(in);
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -167,6 +208,7 @@ void loop_incident_close(struct dtl_loop *l)
 	while (in->n)
 		drop_oldest(in);
 	free(in->iv);
+	free(in->last);
 	free(in);
 	l->incidents = NULL;
 }
@@ -242,6 +284,22 @@ static int restate_names(struct dtl_loop *l, struct dtl_rec_writer *w, const str
 	return rc;
 }
 
+/*
+ * Who ran on each CPU as the ring's first interval began, at the instant
+ * they began: a replay charges the file's first entries there as the run
+ * did, not to the (unknown) row.
+ */
+static int restate_who(struct dtl_rec_writer *w, const struct ring_iv *o)
+{
+	for (size_t i = 0; i < o->nwho; i++) {
+		struct dtl_switch sw = { o->who[i].tb ? o->who[i].tb : 1, o->who[i].pid, NULL, NULL };
+
+		if (dtl_rec_writer__switches(w, o->who[i].cpu, &sw, 1))
+			return -1;
+	}
+	return 0;
+}
+
 /* FILE.incident.N, new: never over a file (an earlier run's keep their numbers). */
 static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len, char *err,
 		size_t errlen)
@@ -261,7 +319,7 @@ static int dump(struct dtl_loop *l, struct incidents *in, char *path, size_t len
 		if (!w && access(path, F_OK))
 			return -1;	/* not that it exists: no other number would do */
 	}
-	if (w && restate_names(l, w, &o->cpus)) {
+	if (w && (restate_names(l, w, &o->cpus) || restate_who(w, o))) {
 		dtl_rec_writer__close(w, err, errlen);
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -165,6 +165,9 @@ void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
 /* --incidents (incident.c): the ring of raw entries beside a summary, written out as things turn. */
 int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *err, size_t errlen);
 struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);
+/* A chunk's switches went into the ring: who runs on cpu now, for a file beginning later. */
+void loop_incident_switches(struct dtl_loop *l, unsigned int cpu, const struct dtl_switch *sw,
+			    size_t n);
 int loop_incident_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb);
 void loop_incident_close(struct dtl_loop *l);
 void loop_lpar_fill(struct dtl_row *r, const struct dtl_lpar_figs *f);

@@ -223,6 +223,8 @@ void loop_rec_chunk(struct dtl_loop *l, const struct dtl_chunk *c)
 		  (c->have_vpa_steal && dtl_rec_writer__vpa_steal(w, c->cpu, c->vpa_steal)) ||
 		  (c->have_stat_steal && dtl_rec_writer__stat_steal(w, c->cpu, c->stat_steal))))
 		raw_failed(l);
+	else if (w && l->o.summary)
+		loop_incident_switches(l, c->cpu, c->switches, c->nswitches);
 }
 
 void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
