@@ -132,6 +132,14 @@ build/fmtstudy: bench/fmtstudy.c src/dtl/name.c src/format/recwrite.c src/format
 		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
 		-lzstd -lz -lm
 
+# Groundwork for a smaller summary (issue 48): its counters through a range
+# coder under context models, bytes per CPU-interval (build/sumstudy FILE.dtl).
+build/sumstudy: bench/sumstudy.c src/dtl/name.c src/format/recread.c src/format/recmeta.c src/format/switches.c src/format/summary.c src/format/v1.c src/format/v2.c src/dtl/dtl.c $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS) -O2 -Isrc -o $@ bench/sumstudy.c src/dtl/name.c src/format/recread.c src/format/recmeta.c src/format/switches.c src/format/summary.c src/format/v1.c src/format/v2.c src/dtl/dtl.c \
+		src/platform/cpuset.c src/platform/topo.c src/platform/replace.c src/platform/sys.c \
+		-lzstd -lz -lm
+
 FUZZERS := entries aux recording perfdata cpulist sysfiles simparams config vpa kallsyms tasks \
 	sideband webconfig request
 FUZZ_SECONDS ?= 30
