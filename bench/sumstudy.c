@@ -5,7 +5,8 @@
  * context models, each interval decoded back and compared, so the bytes
  * are those a format built on it would store.
  *
- *   build/sumstudy SUMMARY.dtl       (COST=1: where the bytes go, by field)
+ *   build/sumstudy SUMMARY.dtl       (COST=1: where the bytes go, by field;
+ *                                     KEY=N: the chains start again every N intervals)
  *
  * Two ways to predict a counter, each measured:
  *  - "interval": from the CPUs before it in the same interval (every chunk
@@ -261,6 +262,7 @@ struct model {
 	struct numctx field[NF][16];
 	struct numctx bucket[2][64];	/* [first CPU of its interval][prediction's class] */
 	struct numctx edge[2];
+	struct numctx mapped[NDIS];	/* a dispatch reason told by a preempt reason's count */
 };
 
 struct cpu_iv {
@@ -274,12 +276,18 @@ struct study {
 	/* BY_INTERVAL: the interval's CPUs so far; BY_HISTORY: each CPU's last */
 	double fsum[NF], hsum[DTL_HIST_BUCKETS];
 	unsigned int n;
+	/* how often dispatch reason i was preempt reason j's count, and not 0 at all */
+	uint32_t same[NDIS][NPRE], seen[NDIS];
 	struct cpu_iv *last;	/* per CPU, BY_HISTORY; BY_AVERAGE: 256 x a moving average */
 	bool *have;
 };
 
 static void reset_interval(struct study *s)
 {
+	if (s->how == BY_INTERVAL) {
+		memset(s->same, 0, sizeof(s->same));
+		memset(s->seen, 0, sizeof(s->seen));
+	}
 	memset(s->fsum, 0, sizeof(s->fsum));
 	memset(s->hsum, 0, sizeof(s->hsum));
 	s->n = 0;
@@ -300,13 +308,45 @@ static void code_cpu(struct study *s, struct coder *c, struct cpu_iv *x)
 	bool first = s->how == BY_INTERVAL ? !s->n : !prev;
 	unsigned int lo = 0, hi = 0, plo = 0, phi = 0;
 
+	int skip[2] = { -1, -1 };	/* the preempt and dispatch reason told by the rest's sum */
+
+	for (int g = 0; g < 2; g++) {
+		uint64_t best = 0;
+
+		for (int i = 0; i < (g ? NDIS : NPRE); i++) {
+			int f = NSC + (g ? NPRE : 0) + i;
+			uint64_t pred = prev ? from_prev(s, prev->f[f]) : s->n ? (uint64_t)(s->fsum[f] / s->n + 0.5) : 0;
+
+			if (skip[g] < 0 || pred > best) {
+				skip[g] = f;
+				best = pred;
+			}
+		}
+	}
 	for (int i = 0; i < NF; i++) {
 		uint64_t pred = prev ? from_prev(s, prev->f[i]) : s->n ? (uint64_t)(s->fsum[i] / s->n + 0.5) : 0;
 		struct numctx *cx = &s->m.field[i][size_class(pred)];
+		int d = i - NSC - NPRE;
 
 		costing = 2 + i;
-
+		if (i == skip[0] || i == skip[1])
+			continue;
+		if (d >= 0 && d < NDIS && s->seen[d] >= 4)
+			for (int j = 0; j < NPRE; j++)
+				if (2 * s->same[d][j] > s->seen[d]) {
+					pred = x->f[NSC + j];
+					cx = &s->m.mapped[d];
+				}
 		x->f[i] = pred + (uint64_t)unzz(number(c, cx, zz((int64_t)(x->f[i] - pred))));
+		if (i == NSC + NPRE - 1 || i == NF - 1 - 16) {
+			/* a group's last: its skipped member is the dispatches less the rest */
+			int g = i != NSC + NPRE - 1, from = NSC + (g ? NPRE : 0), n = g ? NDIS : NPRE;
+			uint64_t sum = 0;
+
+			for (int k = from; k < from + n; k++)
+				sum += k == skip[g] ? 0 : x->f[k];
+			x->f[skip[g]] = x->f[0] - sum;
+		}
 	}
 	/* the histogram's span, against the prediction's */
 	if (c->e) {
@@ -329,22 +369,45 @@ static void code_cpu(struct study *s, struct coder *c, struct cpu_iv *x)
 	hi = (unsigned int)((int64_t)phi + unzz(number(c, &s->m.edge[1], zz((int64_t)hi - phi))));
 	if (lo > DTL_HIST_BUCKETS || hi > DTL_HIST_BUCKETS)
 		lo = hi = 0;	/* a damaged stream: the round trip will say so */
-	for (unsigned int b = 0; b < DTL_HIST_BUCKETS; b++) {
-		double p = prev ? (double)from_prev(s, prev->h[b]) : s->n ? s->hsum[b] / s->n :
-			   b ? (double)x->h[b - 1] : 0;
-		uint64_t pred = (uint64_t)(p + 0.5);
-		struct numctx *cx = &s->m.bucket[first][fine_class(pred)];
+	{
+		int top = -1;
+		double best = -1;
+		uint64_t sum = 0;
 
-		if (b < lo || b >= hi) {
-			x->h[b] = 0;
-			continue;
+		for (unsigned int b = lo; b < hi && prev; b++)
+			if ((double)from_prev(s, prev->h[b]) > best) {
+				best = (double)from_prev(s, prev->h[b]);
+				top = (int)b;
+			}
+		for (unsigned int b = 0; b < DTL_HIST_BUCKETS; b++) {
+			double p = prev ? (double)from_prev(s, prev->h[b]) : s->n ? s->hsum[b] / s->n :
+				   b ? (double)x->h[b - 1] : 0;
+			uint64_t pred = (uint64_t)(p + 0.5);
+			struct numctx *cx = &s->m.bucket[first][fine_class(pred)];
+
+			if (b < lo || b >= hi || (int)b == top) {
+				x->h[b] = 0;
+				continue;
+			}
+			x->h[b] = pred + (uint64_t)unzz(number(c, cx, zz((int64_t)(x->h[b] - pred))));
+			sum += x->h[b];
 		}
-		x->h[b] = pred + (uint64_t)unzz(number(c, cx, zz((int64_t)(x->h[b] - pred))));
+		if (top >= 0)
+			x->h[top] = x->f[0] - sum;	/* the histogram counts the dispatches */
 	}
 }
 
 static void learn(struct study *s, const struct cpu_iv *x)
 {
+	for (int i = 0; i < NDIS; i++) {
+		uint64_t v = x->f[NSC + NPRE + i];
+
+		if (!v)
+			continue;
+		s->seen[i]++;
+		for (int j = 0; j < NPRE; j++)
+			s->same[i][j] += x->f[NSC + j] == v;
+	}
 	if (s->how == BY_HISTORY) {
 		s->last[x->cpu] = *x;
 		s->have[x->cpu] = true;
@@ -425,6 +488,7 @@ struct tally {
 	struct study enc, dec;	/* the decoder's own copy of every state */
 	struct enc e;
 	uint64_t bytes, cpu_ivs, ivs;
+	unsigned long key;	/* KEY: intervals between starts again (0 never) */
 	int bad;
 };
 
@@ -435,10 +499,20 @@ static int one_interval(void *ctx, struct run *r)
 	struct dec d;
 	struct coder cd = { NULL, &d };
 
-	/* an interval is a chunk of its own: its models start again with BY_INTERVAL */
-	if (t->enc.how == BY_INTERVAL) {
+	/*
+	 * An interval is a chunk of its own: its models start again with
+	 * BY_INTERVAL, and every KEY intervals (a reader's place to start)
+	 * with the others, their history forgotten.
+	 */
+	if (t->enc.how == BY_INTERVAL || (t->key && t->ivs % t->key == 0)) {
 		model_init(&t->enc.m);
 		model_init(&t->dec.m);
+		memset(t->enc.have, 0, DTL_MAX_CPUS_STUDY);
+		memset(t->dec.have, 0, DTL_MAX_CPUS_STUDY);
+		memset(t->enc.same, 0, sizeof(t->enc.same));
+		memset(t->dec.same, 0, sizeof(t->dec.same));
+		memset(t->enc.seen, 0, sizeof(t->enc.seen));
+		memset(t->dec.seen, 0, sizeof(t->dec.seen));
 	}
 	reset_interval(&t->enc);
 	reset_interval(&t->dec);
@@ -481,6 +555,7 @@ int main(int argc, char **argv)
 		if (!t)
 			return 1;
 		t->enc.how = t->dec.how = how;
+		t->key = getenv("KEY") ? strtoul(getenv("KEY"), NULL, 10) : 0;
 		t->enc.last = calloc(DTL_MAX_CPUS_STUDY, sizeof(struct cpu_iv));
 		t->dec.last = calloc(DTL_MAX_CPUS_STUDY, sizeof(struct cpu_iv));
 		t->enc.have = calloc(DTL_MAX_CPUS_STUDY, 1);
