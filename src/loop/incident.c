@@ -51,7 +51,7 @@ struct incidents {
 	unsigned int seq;		/* files written (FILE.incident.N) */
 	enum dtl_verdict_kind last_kind;
 	bool last_p99, last_lost;
-	struct who *last;		/* DTL_MAX_CPUS: each CPU's last switch written; pid 0 tb 0 none */
+	struct who *last;		/* DTL_MAX_CPUS: each CPU's last switch written, where switched says */
 	struct dtl_cpuset switched;	/* the CPUs of last[] that have one */
 };
 
