@@ -169,16 +169,13 @@ static int costing;
 
 static unsigned int bit(struct coder *c, uint16_t *p, unsigned int b)
 {
-	if (c->e)
-		cost[costing] -= log2((b ? PROB_ONE - *p : *p) / (double)PROB_ONE);
 	if (c->e) {
+		cost[costing] -= log2((b ? PROB_ONE - *p : *p) / (double)PROB_ONE);
 		enc_bit(c->e, p, b);
 		return b;
 	}
 	return dec_bit(c->d, p);
 }
-
-static uint16_t half = PROB_ONE / 2;
 
 static uint64_t number(struct coder *c, struct numctx *x, uint64_t v)
 {
@@ -195,9 +192,9 @@ static uint64_t number(struct coder *c, struct numctx *x, uint64_t v)
 	for (unsigned int k = n; k-- > 0;) {
 		unsigned int b = c->e ? (unsigned int)((v + 1) >> k & 1) : 0;
 		unsigned int pos = n - 1 - k;
-		uint16_t *p = pos < 2 ? &x->top[n][pos ? 2 + (unsigned int)(out & 1) : 0] : &half;
+		uint16_t plain = PROB_ONE / 2;	/* a bit past the top two: a half, every time */
+		uint16_t *p = pos < 2 ? &x->top[n][pos ? 2 + (unsigned int)(out & 1) : 0] : &plain;
 
-		half = PROB_ONE / 2;	/* a plain bit stays a half */
 		out = out << 1 | bit(c, p, b);
 	}
 	return out - 1;
