@@ -795,6 +795,37 @@ for at in 900 2000 3000; do
 		ok || fail "a summary damaged at $at: exit $rc, $(cat "$s/err")"
 done
 
+# --summary-interval: a summary at 10 s of a 1 s run is what the raw recording of the run shows
+# replayed at -d 10 (not sums of 1 s intervals), its last interval cut where the run ended; made
+# live or from the raw recording
+"$DTLTOP" --no-config $simt -d 1 -n 35 -b -o /dev/null -w "$s/r1.dtl" || fail "a 1 s raw recording"
+"$DTLTOP" --no-config $simt -d 1 -n 35 -b -o /dev/null -w "$s/s10.dtl" --summary --summary-interval 10 ||
+	fail "a summary at 10 s"
+"$DTLTOP" --no-config -r "$s/r1.dtl" -b -o /dev/null -w "$s/c10.dtl" --summary --summary-interval 10 ||
+	fail "a summary at 10 s of a raw recording"
+for g in cpu task cgroup; do
+	"$DTLTOP" --no-config -r "$s/r1.dtl" -d 10 -b --csv --group=$g -o "$s/r10.csv"
+	for f in s10 c10; do
+		"$DTLTOP" --no-config -r "$s/$f.dtl" -b --csv --group=$g -o "$s/$f.csv" 2>"$s/err" &&
+			[ ! -s "$s/err" ] && cmp -s "$s/r10.csv" "$s/$f.csv" && ok ||
+			fail "--group=$g: the $f summary at 10 s is not the raw at -d 10: $(diff "$s/r10.csv" "$s/$f.csv" | head -3)"
+	done
+done
+# a fraction of the same run's summary at 1 s
+"$DTLTOP" --no-config -r "$s/r1.dtl" -b -o /dev/null -w "$s/s1.dtl" --summary
+[ "$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }' "$s/s10.csv")" = "10.000 10.000 10.000 5.000 " ] &&
+	[ $(($(stat -c %s "$s/s10.dtl") * 3)) -lt "$(stat -c %s "$s/s1.dtl")" ] && ok ||
+	fail "a summary at 10 s: intervals $(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }' "$s/s10.csv"), $(stat -c %s "$s/s10.dtl") bytes against $(stat -c %s "$s/s1.dtl") at 1 s"
+expect_error "--summary-interval not a multiple" "--summary-interval 2.5 is not a multiple of the interval (-d 1)" \
+	--no-config --sim -b -w "$s/y.dtl" --summary --summary-interval 2.5
+expect_error "--summary-interval without --summary" "--summary-interval is a summary's: it needs -w FILE --summary" \
+	--no-config --sim -b --summary-interval 10
+expect_error "a bad --summary-interval" "bad --summary-interval 'x' (want seconds, a multiple of -d)" \
+	--no-config --sim -b -w "$s/y.dtl" --summary --summary-interval x
+out=$("$DTLTOP" --no-config -r "$s/s10.dtl" -b -o /dev/null -w "$s/y.dtl" --summary --summary-interval 20 2>&1)
+[ $? = 2 ] && [ "$out" = "dtltop: --summary-interval: a summary's intervals cannot be cut again (replay it with -d 20 instead)" ] &&
+	ok || fail "a summary's intervals cut again: $out"
+
 # --incidents: the raw minutes before the partition turned (here capped at once), a recording of
 # their own with the raw run's rows, named in the summary and said again by its replay
 capd="--sim=capped=1,load=0.9,clock=virtual"

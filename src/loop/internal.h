@@ -42,6 +42,9 @@ struct dtl_loop {
 	char rec_rate[80];
 	size_t rec_told;		/* a summary's tasks named in its file so far */
 	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
+	struct sumiv *sumiv;		/* --summary-interval: the summary's own stats (sumiv.c) */
+	double sumiv_secs;		/* the summary's interval that ended last */
+	uint64_t rec_ts, rec_tb;		/* the last live interval's end: a cut summary's */
 	char incident[600];
 	struct serve *serve;		/* --serve: the viewers attached (serve.c) */
 	uint64_t dropped_seen;		/* --attach: the service's drops told so far */
@@ -159,9 +162,31 @@ void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb
 int loop_recsyms_tick(struct dtl_loop *l);
 void loop_recsyms_free(struct dtl_loop *l);
 void loop_rec_mask(struct dtl_loop *l, unsigned int mask);
+/* The run ends: a summary's interval it was inside is written, shorter (sumiv.c). */
+void loop_rec_finish(struct dtl_loop *l);
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text);
 void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len);
 void loop_rec_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
+/* A chunk into a stats and task table (loop.c): the live ones, or a summary's own. */
+void loop_feed(struct dtl_stats *s, struct dtl_tasks *t, const struct dtl_chunk *c);
+/*
+ * --summary-interval (sumiv.c): a summary's own stats and task table, fed
+ * as the live ones, ending an interval every N live ones. Without one,
+ * the summary's stats and tasks are the live ones and every interval is due.
+ */
+int loop_sumiv_open(struct dtl_loop *l);
+void loop_sumiv_close(struct dtl_loop *l);
+struct dtl_stats *loop_sumiv_stats(const struct dtl_loop *l);
+struct dtl_tasks *loop_sumiv_tasks(const struct dtl_loop *l);
+void loop_sumiv_sync(struct dtl_loop *l);
+void loop_sumiv_online(struct dtl_loop *l, unsigned int cpu, bool on);
+void loop_sumiv_chunk(struct dtl_loop *l, const struct dtl_chunk *c, const uint64_t *restart_tb);
+void loop_sumiv_vpa_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
+void loop_sumiv_lost(struct dtl_loop *l, unsigned int cpu, uint64_t n);
+void loop_sumiv_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks);
+void loop_sumiv_end(struct dtl_loop *l, uint64_t end_tb, double secs);
+bool loop_sumiv_cut(struct dtl_loop *l, uint64_t end_tb);
+bool loop_sumiv_due(const struct dtl_loop *l);
 /* --incidents (incident.c): the ring of raw entries beside a summary, written out as things turn. */
 int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *err, size_t errlen);
 struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);

@@ -72,6 +72,34 @@ static void check_quit(struct dtl_loop *l, unsigned long *chunks, uint64_t *last
 		l->quit = true;
 }
 
+/* A chunk into a stats and task table: the live ones, or a summary's own (sumiv.c). */
+void loop_feed(struct dtl_stats *s, struct dtl_tasks *t, const struct dtl_chunk *c)
+{
+	if (c->have_vpa_steal)
+		dtl_stats__add_witness(s, c->cpu, c->vpa_steal);
+	if (c->have_stat_steal)
+		dtl_stats__add_stat_steal(s, c->cpu, c->stat_steal);
+	if (c->summary)
+		dtl_stats__add_summary(s, c->cpu, c->summary->dispatches, c->summary->steal_ticks,
+				       c->summary->idle_ticks, c->summary->dispersions);
+	if (c->counts)
+		dtl_stats__add_interval(s, c->cpu, c->counts, c->told);
+	if (c->task && t)
+		dtl_tasks__add_interval(t, c->task);
+	if (c->gaps)
+		dtl_stats__add_gaps(s, c->cpu, c->gaps);
+	dtl_stats__add_entries(s, c->cpu, c->data, c->n);
+	/* the switches up to these entries first: each is charged to who ran then */
+	for (size_t i = 0; t && i < c->nswitches; i++)
+		dtl_tasks__switch(t, c->cpu, &c->switches[i]);
+	if (dtl_tasks__known(t))
+		dtl_tasks__add_entries(t, c->cpu, c->data, c->n);
+	if (c->lost)
+		dtl_stats__add_lost(s, c->cpu, c->lost);
+	if (c->bad)
+		dtl_stats__add_bad(s, c->cpu, c->bad);
+}
+
 static void drain(struct dtl_loop *l)
 {
 	struct dtl_chunk c;
@@ -80,37 +108,17 @@ static void drain(struct dtl_loop *l)
 
 	while (!loop_stopped(l) && dtl_source__read(l->src, &c) > 0) {
 		uint64_t tb;
+		bool restarted;
 
 		check_quit(l, &chunks, &last);
-		if (dtl_source__restart(l->src, &tb))
+		restarted = dtl_source__restart(l->src, &tb);
+		if (restarted)
 			dtl_stats__restart_at(l->stats, tb);
 		sync_mask(l);
 		loop_rec_chunk(l, &c);
 		loop_witness_chunk(l, &c);
-		if (c.have_vpa_steal)
-			dtl_stats__add_witness(l->stats, c.cpu, c.vpa_steal);
-		if (c.have_stat_steal)
-			dtl_stats__add_stat_steal(l->stats, c.cpu, c.stat_steal);
-		if (c.summary)
-			dtl_stats__add_summary(l->stats, c.cpu, c.summary->dispatches,
-					       c.summary->steal_ticks, c.summary->idle_ticks,
-					       c.summary->dispersions);
-		if (c.counts)
-			dtl_stats__add_interval(l->stats, c.cpu, c.counts, c.told);
-		if (c.task && l->tasks)
-			dtl_tasks__add_interval(l->tasks, c.task);
-		if (c.gaps)
-			dtl_stats__add_gaps(l->stats, c.cpu, c.gaps);
-		dtl_stats__add_entries(l->stats, c.cpu, c.data, c.n);
-		/* the switches up to these entries first: each is charged to who ran then */
-		for (size_t i = 0; l->tasks && i < c.nswitches; i++)
-			dtl_tasks__switch(l->tasks, c.cpu, &c.switches[i]);
-		if (dtl_tasks__known(l->tasks))
-			dtl_tasks__add_entries(l->tasks, c.cpu, c.data, c.n);
-		if (c.lost)
-			dtl_stats__add_lost(l->stats, c.cpu, c.lost);
-		if (c.bad)
-			dtl_stats__add_bad(l->stats, c.cpu, c.bad);
+		loop_feed(l->stats, l->tasks, &c);
+		loop_sumiv_chunk(l, &c, restarted ? &tb : NULL);
 	}
 }
 
@@ -123,6 +131,7 @@ void loop_sync_online(struct dtl_loop *l)
 		bool on = dtl_cpuset__has(cpus, cpu);
 
 		dtl_stats__set_online(l->stats, cpu, on);
+		loop_sumiv_online(l, cpu, on);
 		loop_rec_cpu(l, cpu, on);
 		loop_serve_cpu(l, cpu, on);
 	}
@@ -348,6 +357,7 @@ bool loop_step(struct dtl_loop *l, uint64_t interval_ns, uint64_t started, uint6
 	dtl_stats__end_interval(l->stats, secs);
 	if (l->tasks)
 		dtl_tasks__end_interval(l->tasks, secs, dtl_source__mask(l->src));
+	loop_sumiv_end(l, end_tb, secs);
 	loop_sync_online(l);
 	read_lparcfg(l, true);
 	*ts = dtl_source__clock(l->src, &clk_ns) ? clk_ns : loop_now(l, CLOCK_REALTIME);
@@ -558,6 +568,7 @@ struct dtl_loop *dtl_loop__new(const struct dtl_opts *o, struct dtl_source *src,
 fail_stats:
 	loop_incident_close(l);
 	loop_serve_close(l);
+	loop_sumiv_close(l);
 	dtl_syms__delete(l->syms);
 	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);
@@ -584,6 +595,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 
 	if (!l)
 		return rc;
+	loop_rec_finish(l);
 	if (l->rec && dtl_rec_writer__close(l->rec, err, sizeof(err))) {
 		fprintf(stderr, "dtltop: %s\n", err);
 		rc = rc ? rc : 1;
@@ -601,6 +613,7 @@ int dtl_loop__delete(struct dtl_loop *l, int rc)
 	loop_smooth_free(l);
 	dtl_table__free(&l->table);
 	loop_recsyms_free(l);
+	loop_sumiv_close(l);
 	dtl_syms__delete(l->syms);
 	dtl_tasks__delete(l->tasks);
 	dtl_stats__delete(l->stats);

@@ -58,6 +58,12 @@ static int rewind_replay(struct dtl_loop *l, uint64_t *ts)
 			l->table.tasks = t;
 		}
 	}
+	/* a summary's own interval starts over with them */
+	loop_sumiv_close(l);
+	if (l->rec && l->o.summary && loop_sumiv_open(l)) {
+		snprintf(l->status, sizeof(l->status), "recording stopped: out of memory");
+		loop_rec_failed(l);
+	}
 	l->shown = 0;
 	l->totals_from_ns = 0;
 	loop_start_stats(l);

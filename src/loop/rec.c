@@ -92,10 +92,15 @@ int loop_rec_open(struct dtl_loop *l, char *err, size_t errlen)
 		snprintf(err, errlen, "-w: a summary holds no entries to record (add --summary)");
 		return -1;
 	}
+	if (m.summary && l->o.summary_s > l->o.interval_s && dtl_source__summary(l->src)) {
+		snprintf(err, errlen, "--summary-interval: a summary's intervals cannot be cut again "
+			 "(replay it with -d %g instead)", l->o.summary_s);
+		return -1;
+	}
 	l->rec_told = 0;	/* a new file names every task again, so it replays on its own */
 	if (m.summary && l->tasks)
 		dtl_tasks__keep(l->tasks);
-	if (m.summary && dtl_stats__keep(l->stats)) {
+	if (m.summary && (dtl_stats__keep(l->stats) || loop_sumiv_open(l))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -241,49 +246,82 @@ void loop_rec_cpu(struct dtl_loop *l, unsigned int cpu, bool on)
 		dtl_cpuset__unset(&l->recorded_cpus, cpu);
 }
 
-/*
- * A summary's interval: each CPU's counts as the stats ended it, and the
- * window's end, which a replay ends its interval at (the source's clock,
- * or a later entry's).
- */
-int loop_summary_write(struct dtl_loop *l, struct dtl_rec_writer *w, size_t *told)
+/* An interval's counts from s (and t, where who pays is known), each CPU's and each task's. */
+static int write_counts(struct dtl_stats *s, struct dtl_tasks *t, struct dtl_rec_writer *w,
+			size_t *told)
 {
-	unsigned int flags = dtl_stats__told(l->stats) ? DTL_SUM_TOLD : 0;
+	unsigned int flags = dtl_stats__told(s) ? DTL_SUM_TOLD : 0;
 	struct dtl_task_interval ti;
 
-	for (unsigned int cpu = 0; cpu < dtl_stats__nr_cpus(l->stats); cpu++)
-		if (dtl_rec_writer__counts(w, cpu, dtl_stats__kept(l->stats, cpu), flags))
+	for (unsigned int cpu = 0; cpu < dtl_stats__nr_cpus(s); cpu++)
+		if (dtl_rec_writer__counts(w, cpu, dtl_stats__kept(s, cpu), flags))
 			return -1;
-	for (size_t i = 0; l->tasks && i < dtl_tasks__count(l->tasks, DTL_TASKS_BY_TASK); i++)
-		if (dtl_tasks__kept(l->tasks, i, told, &ti) && dtl_rec_writer__task(w, &ti))
+	for (size_t i = 0; t && i < dtl_tasks__count(t, DTL_TASKS_BY_TASK); i++)
+		if (dtl_tasks__kept(t, i, told, &ti) && dtl_rec_writer__task(w, &ti))
 			return -1;
 	return 0;
 }
 
+/*
+ * A summary's interval: each CPU's counts as the stats ended it, and the
+ * window's end, which a replay ends its interval at (the source's clock,
+ * or a later entry's). A viewer's (serve.c) is the live interval.
+ */
+int loop_summary_write(struct dtl_loop *l, struct dtl_rec_writer *w, size_t *told)
+{
+	return write_counts(l->stats, l->tasks, w, told);
+}
+
+/* The file's: its own interval's (--summary-interval), once every N live ones. */
 static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
 {
+	struct dtl_stats *s = loop_sumiv_stats(l);
+
 	if (!l->o.summary)
 		return 0;
-	*end_tb = dtl_stats__ended_at(l->stats);
-	return loop_summary_write(l, l->rec, &l->rec_told);
+	*end_tb = dtl_stats__ended_at(s);
+	return write_counts(s, loop_sumiv_tasks(l), l->rec, &l->rec_told);
 }
 
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
-	if (l->rec && (loop_recsyms_tick(l) || summary_tick(l, &end_tb) ||
-		       loop_incident_tick(l, ts, secs, end_tb) ||
-		       dtl_rec_writer__tick(l->rec, ts, secs, end_tb)))
+	bool due = loop_sumiv_due(l);
+	double file_secs = l->sumiv ? l->sumiv_secs : secs;
+
+	if (!l->rec)
+		return;
+	/* the raw ring and the symbols every live interval; the file's tick at its own */
+	if (loop_recsyms_tick(l) || (due && summary_tick(l, &end_tb)) ||
+	    loop_incident_tick(l, ts, secs, end_tb) ||
+	    (due && dtl_rec_writer__tick(l->rec, ts, file_secs, end_tb))) {
 		loop_rec_failed(l);
-	else if (l->rec) {
+		return;
+	}
+	l->rec_s += secs;
+	l->rec_ts = ts;
+	l->rec_tb = end_tb;
+	if (!due)
+		return;
+	{
 		bool first = l->rec_file_s <= 0;
 
-		l->rec_s += secs;
-		l->rec_file_s += secs;
+		l->rec_file_s += file_secs;
 		if (first && l->rec_seq > 1)
 			prune(l);
 		if (rotating(l))
 			rotate(l);
 	}
+}
+
+void loop_rec_finish(struct dtl_loop *l)
+{
+	uint64_t end_tb = l->rec_tb;
+
+	if (!l->rec || !loop_sumiv_cut(l, l->rec_tb))
+		return;
+	if ((l->lparcfg_text[0] && dtl_rec_writer__lparcfg(l->rec, l->lparcfg_text)) ||
+	    summary_tick(l, &end_tb) || dtl_rec_writer__tick(l->rec, l->rec_ts, l->sumiv_secs, end_tb))
+		loop_rec_failed(l);
 }
 
 /* "-w 1.2 MB/s (4.3 GB/h), 36 MB": the rate a recording grows at, for the status line. */
@@ -311,7 +349,8 @@ void loop_rec_rate(const struct dtl_loop *l, char *buf, size_t len)
 
 void loop_rec_lparcfg(struct dtl_loop *l, const char *text)
 {
-	if (l->rec && dtl_rec_writer__lparcfg(l->rec, text))
+	/* a summary's at its own interval's end: what a replay measures its interval by */
+	if (l->rec && loop_sumiv_due(l) && dtl_rec_writer__lparcfg(l->rec, text))
 		loop_rec_failed(l);
 	if (loop_incident_writer(l) && dtl_rec_writer__lparcfg(loop_incident_writer(l), text))
 		raw_failed(l);

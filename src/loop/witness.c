@@ -176,6 +176,7 @@ void loop_witness_settle(struct dtl_loop *l)
 		steal = (v.enqueue_dispatch_tb + v.ready_enqueue_tb) -
 			(w->last[cpu].enqueue_dispatch_tb + w->last[cpu].ready_enqueue_tb);
 		dtl_stats__add_witness(l->stats, cpu, steal);
+		loop_sumiv_vpa_steal(l, cpu, steal);
 		loop_rec_vpa_steal(l, cpu, steal);	/* a replay shows the same */
 		w->last[cpu] = v;
 		written = v.dtl_idx - w->base[cpu].dtl_idx;
@@ -186,6 +187,7 @@ void loop_witness_settle(struct dtl_loop *l)
 			struct dtl_chunk c = { .cpu = cpu, .lost = missing - w->lost[cpu] };
 
 			dtl_stats__add_lost(l->stats, cpu, c.lost);
+			loop_sumiv_lost(l, cpu, c.lost);
 			loop_rec_chunk(l, &c);	/* a replay shows it too */
 			w->lost[cpu] = missing;
 		}
@@ -265,6 +267,7 @@ void loop_statw_settle(struct dtl_loop *l)
 			uint64_t ticks = (w->now[cpu] - w->prev[cpu]) * tb_freq / (uint64_t)w->hz;
 
 			dtl_stats__add_stat_steal(l->stats, cpu, ticks);
+			loop_sumiv_stat_steal(l, cpu, ticks);
 			loop_rec_stat_steal(l, cpu, ticks);
 		}
 		w->prev[cpu] = w->now[cpu];

@@ -37,6 +37,7 @@ struct dtl_opts {
 	double rotate_s;	/* this many seconds of data; 0 neither */
 	unsigned int rotate_keep;	/* the newest this many kept; 0 all */
 	bool summary;		/* --summary: -w records intervals' counts, not entries */
+	double summary_s;	/* --summary-interval: the summary's own interval; 0 -d's */
 	bool serve;		/* --serve: the viewers attached to a socket take each interval */
 	const char *socket;	/* --socket PATH: --serve's and --attach's */
 	double incident_s;	/* --incidents: the raw ring's length; 0 none */

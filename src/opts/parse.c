@@ -4,6 +4,7 @@
  * table into struct dtl_opts.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,6 +75,17 @@ static int finish(struct dtl_opts *o, char *err, size_t errlen)
 	}
 	if (o->summary && !o->write) {
 		snprintf(err, errlen, "--summary needs -w FILE");
+		return -1;
+	}
+	if (o->summary_s && !o->summary) {
+		snprintf(err, errlen, "--summary-interval is a summary's: it needs -w FILE --summary");
+		return -1;
+	}
+	if (o->summary_s && (o->summary_s < o->interval_s - 1e-9 ||
+			     fabs(o->summary_s / o->interval_s - round(o->summary_s / o->interval_s)) >
+			     1e-6)) {
+		snprintf(err, errlen, "--summary-interval %g is not a multiple of the interval (-d %g)",
+			 o->summary_s, o->interval_s);
 		return -1;
 	}
 	if (o->incident_s && !o->summary) {

@@ -66,6 +66,15 @@ static int set_delay(struct dtl_opts *o, const char *a, char *err, size_t errlen
 	return dtl_opts__interval(a, &o->interval_s, err, errlen);
 }
 
+static int set_summary_interval(struct dtl_opts *o, const char *a, char *err, size_t errlen)
+{
+	if (dtl_opts__interval(a, &o->summary_s, err, errlen)) {
+		snprintf(err, errlen, "bad --summary-interval '%s' (want seconds, a multiple of -d)", a);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_write(struct dtl_opts *o, const char *a, char *err, size_t errlen)
 {
 	(void)err, (void)errlen;
@@ -475,6 +484,9 @@ static const struct opt opts[] = {
 	  PARSE(set_rotate), NULL },
 	{ "summary", 0, NO, NULL, NULL, "with -w: record each interval's figures, not its entries "
 	  "(a day in megabytes; no raw entries to replay or convert)", FLAG(summary), NULL },
+	{ "summary-interval", 0, REQ, "SECS", NULL, "with --summary: its intervals this long, a "
+	  "multiple of -d (the service: 10 s to disk, 1 s to its viewers)", PARSE(set_summary_interval),
+	  NULL },
 	{ "serve", 0, NO, NULL, NULL, "be the partition's one DTL reader: no output of its own "
 	  "(beside --listen, --textfile, -w), each interval to the viewers attached to its socket "
 	  "(dtltop --attach)", FLAG(serve), NULL },
