@@ -816,6 +816,10 @@ done
 [ "$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }' "$s/s10.csv")" = "10.000 10.000 10.000 5.000 " ] &&
 	[ $(($(stat -c %s "$s/s10.dtl") * 3)) -lt "$(stat -c %s "$s/s1.dtl")" ] && ok ||
 	fail "a summary at 10 s: intervals $(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }' "$s/s10.csv"), $(stat -c %s "$s/s10.dtl") bytes against $(stat -c %s "$s/s1.dtl") at 1 s"
+# a run that ends on the summary's edge writes no empty interval after it
+"$DTLTOP" --no-config $simt -d 1 -n 30 -b -o /dev/null -w "$s/s30.dtl" --summary --summary-interval 10
+[ "$("$DTLTOP" --no-config -r "$s/s30.dtl" -b --csv | awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }')" = "10.000 10.000 10.000 " ] &&
+	ok || fail "a 30 s run's 10 s summary: $("$DTLTOP" --no-config -r "$s/s30.dtl" -b --csv | awk -F, 'NR > 1 && !seen[$1]++ { printf "%s ", $2 }')"
 expect_error "--summary-interval not a multiple" "--summary-interval 2.5 is not a multiple of the interval (-d 1)" \
 	--no-config --sim -b -w "$s/y.dtl" --summary --summary-interval 2.5
 expect_error "--summary-interval without --summary" "--summary-interval is a summary's: it needs -w FILE --summary" \

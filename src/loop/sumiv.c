@@ -67,7 +67,7 @@ struct dtl_tasks *loop_sumiv_tasks(const struct dtl_loop *l)
 	return l->sumiv ? l->sumiv->tasks : l->tasks;
 }
 
-/* What the live stats were told of the partition, told to the summary's too. */
+/* What the live stats were told of the partition, told to the summary's too (the mask: each chunk). */
 void loop_sumiv_sync(struct dtl_loop *l)
 {
 	const struct dtl_topo *t = dtl_source__topo(l->src);
@@ -78,7 +78,6 @@ void loop_sumiv_sync(struct dtl_loop *l)
 		return;
 	if (t->known)
 		dtl_stats__set_vps(l->sumiv->stats, t->vp, dtl_source__core_threads(l->src));
-	dtl_stats__set_mask(l->sumiv->stats, dtl_source__mask(l->src));
 	for (unsigned int cpu = 0; cpu < dtl_stats__nr_cpus(l->sumiv->stats); cpu++)
 		dtl_stats__set_online(l->sumiv->stats, cpu, dtl_cpuset__has(cpus, cpu));
 	if (dtl_source__tb(l->src, &tb))
