@@ -166,11 +166,13 @@ struct coder {
 /* Where the bits go (COST=1), as -log2 of each coded bit's probability: [1] the histogram, [2 + i] field i. */
 static double cost[NF + 2];
 static int costing;
+static bool costed;	/* COST=1: a log2 a bit, not in the coder's own time */
 
 static unsigned int bit(struct coder *c, uint16_t *p, unsigned int b)
 {
 	if (c->e) {
-		cost[costing] -= log2((b ? PROB_ONE - *p : *p) / (double)PROB_ONE);
+		if (costed)
+			cost[costing] -= log2((b ? PROB_ONE - *p : *p) / (double)PROB_ONE);
 		enc_bit(c->e, p, b);
 		return b;
 	}
@@ -552,6 +554,7 @@ int main(int argc, char **argv)
 		if (!t)
 			return 1;
 		t->enc.how = t->dec.how = how;
+		costed = getenv("COST") != NULL;
 		t->key = getenv("KEY") ? strtoul(getenv("KEY"), NULL, 10) : 0;
 		t->enc.last = calloc(DTL_MAX_CPUS_STUDY, sizeof(struct cpu_iv));
 		t->dec.last = calloc(DTL_MAX_CPUS_STUDY, sizeof(struct cpu_iv));
@@ -562,7 +565,7 @@ int main(int argc, char **argv)
 		if (!t->enc.last || !t->dec.last || !t->enc.have || !t->dec.have ||
 		    read_intervals(argv[1], one_interval, t))
 			return 1;
-		if (getenv("COST"))
+		if (costed)
 			for (int i = 1; i < NF + 2; i++)
 				if (cost[i] > 0)
 					printf("  cost %d: %.2f bytes\n", i, cost[i] / 8 / (double)t->cpu_ivs);
