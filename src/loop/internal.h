@@ -43,7 +43,6 @@ struct dtl_loop {
 	size_t rec_told;		/* a summary's tasks named in its file so far */
 	struct incidents *incidents;	/* --incidents: the raw ring (incident.c) */
 	struct sumiv *sumiv;		/* --summary-interval: the summary's own stats (sumiv.c) */
-	double sumiv_secs;		/* the summary's interval that ended last */
 	uint64_t rec_ts, rec_tb;		/* the last live interval's end: a cut summary's */
 	char incident[600];
 	struct serve *serve;		/* --serve: the viewers attached (serve.c) */
@@ -187,6 +186,8 @@ void loop_sumiv_stat_steal(struct dtl_loop *l, unsigned int cpu, uint64_t ticks)
 void loop_sumiv_end(struct dtl_loop *l, uint64_t end_tb, double secs);
 bool loop_sumiv_cut(struct dtl_loop *l, uint64_t end_tb);
 bool loop_sumiv_due(const struct dtl_loop *l);
+/* The summary's interval that ended last: its own, or the live one of live_secs. */
+double loop_sumiv_secs(const struct dtl_loop *l, double live_secs);
 /* --incidents (incident.c): the ring of raw entries beside a summary, written out as things turn. */
 int loop_incident_open(struct dtl_loop *l, const struct dtl_rec_meta *m, char *err, size_t errlen);
 struct dtl_rec_writer *loop_incident_writer(const struct dtl_loop *l);

@@ -286,7 +286,7 @@ static int summary_tick(struct dtl_loop *l, uint64_t *end_tb)
 void loop_rec_tick(struct dtl_loop *l, uint64_t ts, double secs, uint64_t end_tb)
 {
 	bool due = loop_sumiv_due(l);
-	double file_secs = l->sumiv ? l->sumiv_secs : secs;
+	double file_secs = loop_sumiv_secs(l, secs);
 
 	if (!l->rec)
 		return;
@@ -320,7 +320,7 @@ void loop_rec_finish(struct dtl_loop *l)
 	if (!l->rec || !loop_sumiv_cut(l, l->rec_tb))
 		return;
 	if ((l->lparcfg_text[0] && dtl_rec_writer__lparcfg(l->rec, l->lparcfg_text)) ||
-	    summary_tick(l, &end_tb) || dtl_rec_writer__tick(l->rec, l->rec_ts, l->sumiv_secs, end_tb))
+	    summary_tick(l, &end_tb) || dtl_rec_writer__tick(l->rec, l->rec_ts, loop_sumiv_secs(l, 0), end_tb))
 		loop_rec_failed(l);
 }
 

@@ -17,6 +17,7 @@ struct sumiv {
 	struct dtl_tasks *tasks;
 	unsigned int n;		/* live intervals in the summary's so far */
 	double secs;		/* of the summary's interval so far */
+	double last_secs;	/* of the one that ended last */
 	bool due;		/* the live interval just ended one of the summary's */
 };
 
@@ -99,7 +100,7 @@ static void end(struct dtl_loop *l, struct sumiv *v, uint64_t end_tb)
 	dtl_stats__end_interval(v->stats, v->secs);
 	if (v->tasks)
 		dtl_tasks__end_interval(v->tasks, v->secs, dtl_source__mask(l->src));
-	l->sumiv_secs = v->secs;
+	v->last_secs = v->secs;
 	v->due = true;
 	v->n = 0;
 	v->secs = 0;
@@ -127,6 +128,11 @@ bool loop_sumiv_cut(struct dtl_loop *l, uint64_t end_tb)
 		return false;
 	end(l, l->sumiv, end_tb);
 	return true;
+}
+
+double loop_sumiv_secs(const struct dtl_loop *l, double live_secs)
+{
+	return l->sumiv ? l->sumiv->last_secs : live_secs;
 }
 
 bool loop_sumiv_due(const struct dtl_loop *l)
